@@ -1,0 +1,41 @@
+"""The engine protocol, errors, random generator and registry shared by every game."""
+
+from engine.core.errors import BadOptions, IllegalAction, NotYourTurn, ParseError, UrbanistError
+from engine.core.protocol import (
+    JSON,
+    Action,
+    AIPlayer,
+    Event,
+    Game,
+    Outcome,
+    Pending,
+    ScoreLine,
+    Standing,
+    View,
+    rank_totals,
+)
+from engine.core.registry import game_names, get_game, register
+from engine.core.rng import Rng
+
+__all__ = [
+    "JSON",
+    "AIPlayer",
+    "Action",
+    "BadOptions",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "NotYourTurn",
+    "Outcome",
+    "ParseError",
+    "Pending",
+    "Rng",
+    "ScoreLine",
+    "Standing",
+    "UrbanistError",
+    "View",
+    "game_names",
+    "get_game",
+    "rank_totals",
+    "register",
+]

@@ -1,0 +1,58 @@
+"""Helpers shared by the service, the AI and the tests: checked apply and playouts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.errors import IllegalAction, NotYourTurn
+from engine.core.protocol import Action, Event, Game
+from engine.core.rng import Rng
+
+
+def check_legal(game: Game[Any], state: Any, seat: int, action: Action) -> None:
+    """Raise a readable error unless ``action`` is among the seat's legal actions."""
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        raise NotYourTurn("You have nothing to decide right now.")
+    if action not in legal:
+        raise IllegalAction(
+            f"{action.text()} is not possible now.",
+            legal=[a.text() for a in legal[:20]],
+        )
+
+
+def playout(
+    game: Game[Any],
+    state: Any,
+    choose: Callable[[Any, int], Action],
+    *,
+    max_actions: int = 100_000,
+    on_apply: Callable[[int, Action, list[Event]], None] | None = None,
+) -> int:
+    """Play until the game ends, asking ``choose(state, seat)`` for every decision.
+
+    Seats are served in ascending order among those waiting, which is deterministic.
+    Returns the number of actions applied.
+    """
+    count = 0
+    while game.outcome(state) is None:
+        pending = game.pending(state)
+        if not pending.waiting:
+            raise RuntimeError("game is not over but nobody has to act")
+        seat = min(pending.waiting)
+        action = choose(state, seat)
+        events = game.apply(state, seat, action)
+        if on_apply is not None:
+            on_apply(seat, action, events)
+        count += 1
+        if count > max_actions:
+            raise RuntimeError("game did not end")
+    return count
+
+
+def ai_playout(game: Game[Any], state: Any, kinds: list[str], seed: int) -> int:
+    """Play to the end with one AI kind per seat (e.g. ``["greedy", "random"]``)."""
+    rng = Rng.from_seed(seed)
+    players = [game.ai(k) for k in kinds]
+    return playout(game, state, lambda st, seat: players[seat].choose(st, seat, rng))
