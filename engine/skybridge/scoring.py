@@ -1,0 +1,71 @@
+"""Final scoring (S5): roofed towers, bridges joining them, and the breakdown."""
+
+from __future__ import annotations
+
+from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals
+from engine.skybridge.board import FOUNDATIONS, Board
+from engine.skybridge.seating import seat_colours
+
+
+def colour_lines(board: Board, colour: str) -> list[ScoreLine]:
+    """What one colour scores: each tower it roofs, plus what its own bridge adds.
+
+    A bridge from a roofed tower adds the tower at its other end, roofed or not
+    and whoever roofed it; if the colour roofs both ends, the two towers count
+    twice, i.e. the bridge line adds both heights once more.
+    """
+    roofs = [f for f in FOUNDATIONS if board.roof_colour(f) == colour]
+    lines = [
+        ScoreLine(
+            "roof",
+            board.height(f),
+            {"colour": colour, "foundation": f, "storeys": board.height(f)},
+        )
+        for f in roofs
+    ]
+    ends = board.bridge_ends(colour)
+    if ends is None:
+        return lines
+    a, b = ends
+    if a in roofs and b in roofs:
+        both = board.height(a) + board.height(b)
+        lines.append(
+            ScoreLine(
+                "bridge_double", both, {"colour": colour, "foundations": [a, b], "storeys": both}
+            )
+        )
+    elif a in roofs or b in roofs:
+        roofed, other = (a, b) if a in roofs else (b, a)
+        lines.append(
+            ScoreLine(
+                "bridge",
+                board.height(other),
+                {"colour": colour, "from": roofed, "to": other, "storeys": board.height(other)},
+            )
+        )
+    return lines
+
+
+def seat_lines(board: Board, seats: int, seat: int) -> list[ScoreLine]:
+    """2 players score each of their colours and add them up (S6)."""
+    return [line for colour in seat_colours(seats)[seat] for line in colour_lines(board, colour)]
+
+
+def seat_totals(board: Board, seats: int) -> list[int]:
+    return [sum(ln.points for ln in seat_lines(board, seats, s)) for s in range(seats)]
+
+
+def standings(board: Board, seats: int) -> tuple[Standing, ...]:
+    lines = [seat_lines(board, seats, s) for s in range(seats)]
+    totals = [sum(ln.points for ln in seat) for seat in lines]
+    ranks = rank_totals(totals)
+    return tuple(
+        Standing(
+            seat=s, name=f"Seat {s + 1}", total=totals[s], lines=tuple(lines[s]), rank=ranks[s]
+        )
+        for s in range(seats)
+    )
+
+
+def outcome(board: Board, seats: int) -> Outcome:
+    return Outcome(standings(board, seats))
