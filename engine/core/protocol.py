@@ -152,9 +152,12 @@ class Game(Protocol[S]):
         ...
 
 
-class AIPlayer(Protocol[S]):
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class AIPlayer(Protocol[S_contra]):
     """An automated seat. It reads only what its seat may know, plus the public board."""
 
     name: str
 
-    def choose(self, state: S, seat: int, rng: Rng) -> Action: ...
+    def choose(self, state: S_contra, seat: int, rng: Rng) -> Action: ...

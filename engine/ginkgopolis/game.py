@@ -1,0 +1,92 @@
+"""The Ginkgopolis game object: the engine protocol over the modules of this package."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.errors import IllegalAction, NotYourTurn, ParseError
+from engine.core.protocol import Action, AIPlayer, Event, Outcome, Pending
+from engine.ginkgopolis import actions as act
+from engine.ginkgopolis.ai import GreedyPlayer, RandomPlayer
+from engine.ginkgopolis.legal import legal_actions, pending
+from engine.ginkgopolis.rules import Table
+from engine.ginkgopolis.scoring import score
+from engine.ginkgopolis.setup import DEFAULT_OPTIONS, new_state
+from engine.ginkgopolis.state import State
+from engine.ginkgopolis.view import scramble_hidden, view
+
+
+class GinkgopolisGame:
+    name = "ginkgopolis"
+    min_seats = 1
+    max_seats = 5
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        st = new_state(seats, options, seed)
+        Table(st).start()
+        return st
+
+    def pending(self, state: State) -> Pending:
+        return pending(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return list(legal_actions(state, seat))
+
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        if not 0 <= seat < state.seats:
+            raise NotYourTurn("You are not seated at this table.")
+        if not isinstance(action, act.GAction):
+            raise IllegalAction("That is not a Ginkgopolis action.")
+        if not legal_actions(state, seat) and not self._explainable(state, seat, action):
+            raise NotYourTurn("You have nothing to decide right now.")
+        # Work on a copy so that a refusal found deep in the rules leaves the state untouched.
+        work = copy.deepcopy(state)
+        table = Table(work)
+        table.apply(seat, action)
+        state.__dict__.update(work.__dict__)
+        return table.events
+
+    @staticmethod
+    def _explainable(state: State, seat: int, action: Action) -> bool:
+        # Let wrong-phase actions reach the rules, which say precisely what is wrong.
+        return state.phase != "over" and isinstance(action, (act.PlayCard, act.DraftCharacter))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return score(state) if state.phase == "over" else None
+
+    def parse_action(self, state: State, seat: int, text: str) -> Action:
+        try:
+            return act.parse(text)
+        except ParseError as exc:
+            legal = [a.text() for a in legal_actions(state, seat)]
+            if legal:
+                shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+                raise ParseError(f"{exc.message} Possible now: {shown}", legal=legal) from None
+            raise
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        return act.from_json(data)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return State.from_json(dict(data))
+
+    def ai(self, kind: str) -> AIPlayer[State]:
+        if kind == "random":
+            return RandomPlayer()
+        if kind == "greedy":
+            return GreedyPlayer()
+        raise KeyError(f"unknown AI {kind!r}; try random or greedy")
+
+    def scramble_hidden(self, state: State, seat: int | None, seed: int) -> State:
+        return scramble_hidden(state, seat, seed)

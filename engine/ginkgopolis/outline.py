@@ -1,0 +1,179 @@
+"""The city's outline and the cyclic order of the urbanization tokens (ruling G2).
+
+The outline is walked along the outer boundary of the city, clockwise on screen
+(x grows to the right, y grows downward), keeping the city on the right hand. Each
+unit edge of the boundary faces one empty cell; the outline is the sequence of those
+cells with consecutive repeats folded. A cell at a narrow passage may appear more
+than once, which is why positions are indices into the walk, not cells.
+
+Where two city cells touch only at a corner, the walk turns left at that corner, so
+that it follows one 4-connected empty region (tokens move orthogonally) instead of
+jumping into a hole. Cells enclosed by the city (holes) are not on the outline.
+
+The 12 tokens A..L must stand on distinct outline cells whose walk indices, read
+from A, are increasing: the letters appear clockwise in cyclic order. When a move
+breaks that, ``restore`` keeps as many tokens as possible where they stand and moves
+the fewest others to the first free outline cells in their gaps; the search order is
+fixed, so the result is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from engine.ginkgopolis.cards import LETTERS
+
+Cell = tuple[int, int]
+
+# Clockwise on screen: north, east, south, west.
+_DIRS: tuple[Cell, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    x, y = cell
+    return [(x + dx, y + dy) for dx, dy in _DIRS]
+
+
+def outline(city: Iterable[Cell]) -> list[Cell]:
+    cells = set(city)
+    if not cells:
+        return []
+    # Directed boundary edges: start vertex -> list of (direction index, end vertex, empty cell).
+    edges: dict[Cell, list[tuple[int, Cell, Cell]]] = {}
+    for x, y in cells:
+        if (x, y - 1) not in cells:
+            edges.setdefault((x, y), []).append((1, (x + 1, y), (x, y - 1)))
+        if (x + 1, y) not in cells:
+            edges.setdefault((x + 1, y), []).append((2, (x + 1, y + 1), (x + 1, y)))
+        if (x, y + 1) not in cells:
+            edges.setdefault((x + 1, y + 1), []).append((3, (x, y + 1), (x, y + 1)))
+        if (x - 1, y) not in cells:
+            edges.setdefault((x, y + 1), []).append((0, (x, y), (x - 1, y)))
+    top = min(cells, key=lambda c: (c[1], c[0]))
+    start = (1, (top[0] + 1, top[1]), (top[0], top[1] - 1))
+    start_vertex = top
+    walk: list[Cell] = []
+    vertex, edge = start_vertex, start
+    while True:
+        direction, end, empty = edge
+        if not walk or walk[-1] != empty:
+            walk.append(empty)
+        vertex = end
+        options = edges[vertex]
+        if len(options) == 1:
+            edge = options[0]
+        else:
+            left = (direction + 3) % 4
+            edge = next((e for e in options if e[0] == left), options[0])
+        if vertex == start_vertex and edge == start:
+            break
+    if len(walk) > 1 and walk[0] == walk[-1]:
+        walk.pop()
+    return walk
+
+
+def _occurrences(walk: list[Cell]) -> dict[Cell, list[int]]:
+    occ: dict[Cell, list[int]] = {}
+    for i, cell in enumerate(walk):
+        occ.setdefault(cell, []).append(i)
+    return occ
+
+
+def rotated_letters(first: str) -> list[str]:
+    i = LETTERS.index(first)
+    return [LETTERS[(i + k) % 12] for k in range(12)]
+
+
+def order_ok(walk: list[Cell], tokens: Mapping[str, Cell]) -> bool:
+    """True if every token is on the outline, on distinct cells, in clockwise A..L order."""
+    if len(set(tokens.values())) != len(tokens):
+        return False
+    occ = _occurrences(walk)
+    if any(cell not in occ for cell in tokens.values()):
+        return False
+    size = len(walk)
+    for start in occ[tokens["A"]]:
+        prev = 0
+        for letter in LETTERS[1:]:
+            nxt = [(i - start) % size for i in occ[tokens[letter]] if (i - start) % size > prev]
+            if not nxt:
+                break
+            prev = min(nxt)
+        else:
+            return True
+    return False
+
+
+def restore(
+    walk: list[Cell], tokens: Mapping[str, Cell], fixed: str, blocked: Iterable[Cell] = ()
+) -> dict[str, Cell] | None:
+    """Token positions in cyclic order, moving the fewest tokens other than ``fixed``.
+
+    ``blocked`` are cells no token may take (the city). Returns None if no placement
+    exists with ``fixed`` where it stands.
+    """
+    if order_ok(walk, tokens):
+        return dict(tokens)
+    occ = _occurrences(walk)
+    fixed_cell = tokens[fixed]
+    if fixed_cell not in occ:
+        return None
+    size = len(walk)
+    blocked_set = set(blocked)
+    seq = rotated_letters(fixed)[1:]
+    masks = sorted(range(1 << len(seq)), key=lambda m: (-bin(m).count("1"), m))
+    for origin in occ[fixed_cell]:
+        for mask in masks:
+            kept = [seq[i] for i in range(len(seq)) if mask >> i & 1]
+            placed = _place(walk, occ, size, origin, tokens, fixed, seq, set(kept), blocked_set)
+            if placed is not None:
+                return placed
+    return None
+
+
+def _place(
+    walk: list[Cell],
+    occ: dict[Cell, list[int]],
+    size: int,
+    origin: int,
+    tokens: Mapping[str, Cell],
+    fixed: str,
+    seq: list[str],
+    kept: set[str],
+    blocked: set[Cell],
+) -> dict[str, Cell] | None:
+    # Assign the kept tokens the smallest increasing indices after the fixed one.
+    index: dict[str, int] = {}
+    prev = 0
+    for letter in seq:
+        if letter not in kept:
+            continue
+        cell = tokens[letter]
+        if cell not in occ:
+            return None
+        nxt = [(i - origin) % size for i in occ[cell] if (i - origin) % size > prev]
+        if not nxt:
+            return None
+        prev = min(nxt)
+        index[letter] = prev
+    used = {tokens[fixed]} | {tokens[letter] for letter in kept}
+    result = {fixed: tokens[fixed]} | {letter: tokens[letter] for letter in kept}
+    prev = 0
+    for pos, letter in enumerate(seq):
+        if letter in kept:
+            prev = index[letter]
+            continue
+        limit = next((index[nx] for nx in seq[pos + 1 :] if nx in kept), size)
+        chosen = None
+        for r in range(prev + 1, limit):
+            cell = walk[(origin + r) % size]
+            if cell not in used and cell not in blocked:
+                chosen = r
+                break
+        if chosen is None:
+            return None
+        cell = walk[(origin + chosen) % size]
+        used.add(cell)
+        result[letter] = cell
+        prev = chosen
+    return result
