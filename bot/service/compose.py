@@ -1,0 +1,116 @@
+"""Building notifications from a live table. Only here does the service choose what each
+recipient may read: the table gets the public view and public events; a seat gets its
+own view, its own private events and its own options, and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.service.decisions import CHANGEABLE, decision_keys
+from bot.service.live import LiveTable
+from bot.service.notifications import FileSpec, Notification
+from bot.service.values import Option, Prompt
+from engine.core import Event
+
+
+def base_context(live: LiveTable, seat: int | None) -> dict[str, Any]:
+    r = live.record
+    return {
+        "table_id": r.id,
+        "game": r.game,
+        "names": live.names,
+        "seat": seat,
+        "name": live.names[seat] if seat is not None and seat < len(live.names) else None,
+        "version": r.version,
+        "status": r.status,
+        "host_id": r.host_id,
+    }
+
+
+def note(live: LiveTable, seat: int | None, template: str, context: Mapping[str, Any] | None = None,
+         *, files: tuple[FileSpec, ...] = (), slot: str | None = None,
+         fallback: str | None = None) -> Notification | None:
+    """A notification, or None for a private one to a bot seat (nobody would read it)."""
+    user_id = None
+    if seat is not None:
+        record = live.seat(seat)
+        if record is None or record.is_bot:
+            return None
+        user_id = record.user_id
+    ctx = base_context(live, seat)
+    ctx.update(context or {})
+    return Notification(
+        table_id=live.id, seat=seat, template=template, context=ctx, game=live.record.game,
+        locale=live.record.locale, user_id=user_id, files=files, slot=slot,
+        version=live.record.version, fallback=fallback,
+    )
+
+
+def prompt_for(live: LiveTable, seat: int) -> Prompt:
+    record = live.seat(seat)
+    version = live.record.version if record is None else record.prompt_version
+    if live.state is None or live.record.status != "running":
+        return Prompt(live.id, seat, live.record.version, None, (), None)
+    decision = decision_keys(live.game, live.state).get(seat)
+    options = tuple(
+        Option(a.text(), dict(a.to_json())) for a in live.game.legal_actions(live.state, seat)
+    ) if decision is not None else ()
+    return Prompt(live.id, seat, version, decision, options, live.deadline_of(seat))
+
+
+def prompt_context(prompt: Prompt) -> dict[str, Any]:
+    return {
+        "decision": prompt.decision,
+        "options": [o.to_json() for o in prompt.options],
+        "prompt_version": prompt.version,
+        "deadline": prompt.deadline,
+    }
+
+
+def your_turn(live: LiveTable, seat: int, template: str = "your_turn") -> Notification | None:
+    prompt = prompt_for(live, seat)
+    ctx = prompt_context(prompt)
+    ctx["view"] = live.game.view(live.state, seat)
+    return note(live, seat, template, ctx, files=(FileSpec("board", seat),))
+
+
+def waiting_status(live: LiveTable) -> Notification | None:
+    keys = decision_keys(live.game, live.state)
+    waiting = [
+        {"seat": s, "name": live.names[s], "decision": k, "deadline": live.deadline_of(s)}
+        for s, k in sorted(keys.items())
+        # Bots decide at once, so the table is never really waiting for them.
+        if k != CHANGEABLE and not live.seats[s].is_bot
+    ]
+    if not waiting:
+        return None
+    ctx = {"waiting": waiting, "view": live.game.view(live.state, None)}
+    return note(live, None, "waiting", ctx, files=(FileSpec("board", None),), slot="status")
+
+
+def event_notes(live: LiveTable, events: Sequence[Event]) -> list[Notification]:
+    notes = []
+    for event in events:
+        data = dict(event.data)
+        # The event's data is spread into the context, so an event's own ``seat`` wins
+        # over the recipient's; ``to_seat`` is always the recipient (None: the table).
+        ctx: dict[str, Any] = {**data, "data": data, "event": event.kind, "to_seat": event.to}
+        notes.append(note(live, event.to, f"event_{event.kind}", ctx, fallback="event"))
+    return present(notes)
+
+
+def game_over(live: LiveTable) -> Notification | None:
+    outcome = live.record.outcome or {"standings": []}
+    standings = []
+    for s in outcome["standings"]:
+        seat = s["seat"]
+        name = live.names[seat] if seat is not None and seat < len(live.names) else s["name"]
+        standings.append({**s, "name": name})
+    winners = [s["name"] for s in standings if s["rank"] == 1]
+    return note(live, None, "game_over", {"standings": standings, "winners": winners},
+                files=(FileSpec("scores", None),), slot="status")
+
+
+def present(notes: Sequence[Notification | None]) -> list[Notification]:
+    return [n for n in notes if n is not None]

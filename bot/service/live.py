@@ -1,0 +1,84 @@
+"""A table as the service holds it while working on it: record, seats, timers, engine state."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service.values import SeatInfo, TableInfo
+from bot.store.records import SeatRecord, TableRecord, TimerRecord
+from engine.core import Game
+
+
+@dataclass
+class LiveTable:
+    record: TableRecord
+    seats: list[SeatRecord]
+    timers: list[TimerRecord]
+    game: Game[Any]
+    state: Any = None  # the engine state; None in the lobby
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: str) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, number: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+    def deadline_of(self, seat: int) -> float | None:
+        dues = [t.due_at for t in self.timers if t.seat == seat and t.kind == "deadline"]
+        return min(dues) if dues else None
+
+    def info(self) -> TableInfo:
+        waiting: dict[int, str] = {}
+        if self.state is not None and self.record.status in ("running", "paused"):
+            waiting = dict(self.game.pending(self.state).waiting)
+        deadlines = {t.seat: t.due_at for t in self.timers if t.kind == "deadline"}
+        r = self.record
+        return TableInfo(
+            id=r.id, game=r.game, status=r.status, version=r.version, host_id=r.host_id,
+            locale=r.locale, max_seats=r.max_seats, min_seats=self.game.min_seats,
+            seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_bot, s.dm_ok)
+                        for s in self.seats),
+            waiting=waiting, deadlines=deadlines, deadline_seconds=r.deadline_seconds,
+            timeout_policy=r.timeout_policy, channel_id=r.channel_id, thread_id=r.thread_id,
+            guild_id=r.guild_id, outcome=r.outcome,
+        )
+
+
+class TableCache:
+    """A small LRU of live tables, so a busy table is not re-parsed at every click.
+    Only touched under the table's lock; an entry is dropped whenever a write fails."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[int, LiveTable] = OrderedDict()
+
+    def get(self, table_id: int) -> LiveTable | None:
+        live = self._items.get(table_id)
+        if live is not None:
+            self._items.move_to_end(table_id)
+        return live
+
+    def put(self, live: LiveTable) -> None:
+        if self.size <= 0:
+            return
+        self._items[live.id] = live
+        self._items.move_to_end(live.id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def drop(self, table_id: int) -> None:
+        self._items.pop(table_id, None)
+
+    def clear(self) -> None:
+        self._items.clear()

@@ -1,0 +1,57 @@
+"""Who is asking (``Actor``) and how a table is run (``TableSettings``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.errors import Refused
+
+LOCALES = ("en", "fr")
+TIMEOUT_POLICIES = ("ai", "none")  # ai: the AI plays for a late seat; none: no deadlines
+SEAT_ORDERS = ("shuffle", "join")
+HOUR = 3600
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A person using a front end. ``user_id`` is the front end's stable id (a Discord
+    snowflake as text, ``local:1`` in the console). ``manager`` is the front end's word
+    that the user may manage the server; it grants the host's powers on every table."""
+
+    user_id: str
+    name: str = ""
+    manager: bool = False
+
+    @property
+    def display(self) -> str:
+        return self.name or self.user_id
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    deadline_seconds: int = 24 * HOUR
+    # Seconds before the deadline at which late seats are reminded; None: half time and
+    # one hour before (those that fall inside the decision's time).
+    reminders: tuple[int, ...] | None = None
+    timeout_policy: str = "ai"
+    locale: str = "en"
+    seat_order: str = "shuffle"
+
+    def reminder_offsets(self) -> tuple[int, ...]:
+        wanted = (
+            (self.deadline_seconds // 2, HOUR) if self.reminders is None else self.reminders
+        )
+        offsets = {o for o in wanted if 0 < o < self.deadline_seconds}
+        return tuple(sorted(offsets, reverse=True))
+
+    def validate(self) -> None:
+        if self.deadline_seconds <= 0:
+            raise Refused("options", "The deadline must be positive.", field="deadline")
+        if self.timeout_policy not in TIMEOUT_POLICIES:
+            raise Refused("options", f"Unknown timeout policy {self.timeout_policy!r}.",
+                          field="timeout_policy")
+        if self.locale not in LOCALES:
+            raise Refused("options", f"Unknown locale {self.locale!r}.", field="locale")
+        if self.seat_order not in SEAT_ORDERS:
+            raise Refused("options", f"Unknown seat order {self.seat_order!r}.",
+                          field="seat_order")

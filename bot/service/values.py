@@ -1,0 +1,98 @@
+"""Read-only values the service hands to front ends (besides notifications)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    user_id: str | None
+    is_bot: bool
+    dm_ok: bool
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What anyone at the table may know about it (no secrets)."""
+
+    id: int
+    game: str
+    status: str
+    version: int
+    host_id: str
+    locale: str
+    max_seats: int
+    min_seats: int
+    seats: tuple[SeatInfo, ...]
+    waiting: dict[int, str] = field(default_factory=dict)  # seat -> decision kind
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> due time
+    deadline_seconds: int = 0
+    timeout_policy: str = "ai"
+    channel_id: str | None = None
+    thread_id: str | None = None
+    guild_id: str | None = None
+    outcome: dict[str, Any] | None = None
+
+    def seat_of(self, user_id: str) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal action: its text form (what a player may type) and its JSON form
+    (what a button or select carries, with the table id and version)."""
+
+    text: str
+    json: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "json": self.json}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A seat's current decision, to build buttons and menus from."""
+
+    table_id: int
+    seat: int
+    version: int  # the version to put in every button built from these options
+    decision: str | None  # None: nothing to decide; "changeable": submitted, may change
+    options: tuple[Option, ...]
+    deadline: float | None
+
+
+@dataclass(frozen=True)
+class ActResult:
+    table_id: int
+    seat: int
+    version: int  # the table version after the action and any bot moves it triggered
+    text: str  # the action's text form, for the actor's own acknowledgement
+    finished: bool
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the public table log. ``text`` is None for a secret choice."""
+
+    version: int
+    seat: int
+    name: str
+    source: str
+    text: str | None
+    at: float
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class BootReport:
+    integrity_problems: tuple[str, ...]
+    jobs: int
+    running_tables: int

@@ -1,0 +1,26 @@
+"""The only code that touches the database. See ``interface.Store`` for the contract."""
+
+from bot.store.interface import Store
+from bot.store.records import (
+    ActionRecord,
+    ScheduledTimer,
+    SeatRecord,
+    TableRecord,
+    TimerRecord,
+    VersionConflict,
+    canonical,
+)
+from bot.store.sqlite import SqliteStore, default_db_path
+
+__all__ = [
+    "ActionRecord",
+    "ScheduledTimer",
+    "SeatRecord",
+    "SqliteStore",
+    "Store",
+    "TableRecord",
+    "TimerRecord",
+    "VersionConflict",
+    "canonical",
+    "default_db_path",
+]

@@ -1,0 +1,96 @@
+"""Plain values that cross the store interface, independent of any database driver."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["lobby", "running", "paused", "finished", "aborted"]
+Source = Literal["player", "timeout", "bot", "admin"]
+TimerKind = Literal["deadline", "reminder"]
+
+STATUSES: tuple[Status, ...] = ("lobby", "running", "paused", "finished", "aborted")
+SOURCES: tuple[Source, ...] = ("player", "timeout", "bot", "admin")
+
+
+def canonical(data: Any) -> str:
+    """The one JSON spelling used for snapshots, so that equal states compare equal as text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class TableRecord:
+    """One row of ``tables``. ``id`` is 0 until the store has created the row."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    host_id: str
+    max_seats: int
+    status: Status = "lobby"
+    version: int = 0
+    snapshot: str | None = None  # canonical JSON of the engine state; None in the lobby
+    outcome: dict[str, Any] | None = None
+    guild_id: str | None = None
+    channel_id: str | None = None
+    thread_id: str | None = None
+    locale: str = "en"
+    deadline_seconds: int = 24 * 3600
+    reminders: tuple[int, ...] = ()  # seconds before the deadline
+    timeout_policy: str = "ai"
+    seat_order: str = "shuffle"
+    paused_at: float | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    id: int = 0
+
+
+@dataclass
+class SeatRecord:
+    """One seat. ``user_id`` is None for a bot seat; ``prompt_version`` is the table version
+    at which the seat's current decision opened (older buttons for it are still valid)."""
+
+    seat: int
+    name: str
+    user_id: str | None = None
+    is_bot: bool = False
+    ai_kind: str | None = None
+    dm_ok: bool = True
+    prompt_version: int = 0
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One accepted action. ``version`` is the table version it produced."""
+
+    table_id: int
+    version: int
+    seat: int
+    action: dict[str, Any]
+    source: Source
+    at: float
+    actor_id: str | None = None
+    public_text: str | None = None  # None when the action was a secret (simultaneous) choice
+    events: list[dict[str, Any]] = field(default_factory=list)  # public events only
+
+
+@dataclass(frozen=True, order=True)
+class TimerRecord:
+    due_at: float
+    seat: int
+    kind: TimerKind
+
+
+@dataclass(frozen=True)
+class ScheduledTimer:
+    """The earliest timer of one kind for one running table: what the scheduler needs."""
+
+    table_id: int
+    version: int
+    kind: TimerKind
+    due_at: float
+
+
+class VersionConflict(Exception):
+    """The table moved on since it was loaded; nothing was written."""

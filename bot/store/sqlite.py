@@ -1,0 +1,314 @@
+"""The SQLite store, through aiosqlite: WAL journal, synchronous=FULL, one transaction per save.
+
+aiosqlite runs one connection on one thread, so statements from different tables'
+coroutines would interleave inside each other's transactions; an asyncio.Lock makes
+every store call atomic with respect to the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.migrations import migrate
+from bot.store.records import (
+    ActionRecord,
+    ScheduledTimer,
+    SeatRecord,
+    Status,
+    TableRecord,
+    TimerRecord,
+    VersionConflict,
+    canonical,
+)
+
+DEFAULT_DB = "urbanist.sqlite3"
+
+_TABLE_COLUMNS = (
+    "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
+    "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
+    "paused_at, created_at, updated_at"
+)
+
+
+def default_db_path() -> Path:
+    return Path(os.environ.get("URBANIST_DB") or DEFAULT_DB)
+
+
+def _table_values(t: TableRecord) -> tuple[Any, ...]:
+    return (
+        t.game,
+        canonical(t.options),
+        t.seed,
+        t.status,
+        t.version,
+        t.snapshot,
+        None if t.outcome is None else canonical(t.outcome),
+        t.guild_id,
+        t.channel_id,
+        t.thread_id,
+        t.locale,
+        t.host_id,
+        t.deadline_seconds,
+        canonical(list(t.reminders)),
+        t.timeout_policy,
+        t.seat_order,
+        t.max_seats,
+        t.paused_at,
+        t.created_at,
+        t.updated_at,
+    )
+
+
+def _table_from_row(row: sqlite3.Row) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        status=row["status"],
+        version=row["version"],
+        snapshot=row["snapshot"],
+        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        locale=row["locale"],
+        host_id=row["host_id"],
+        deadline_seconds=row["deadline_seconds"],
+        reminders=tuple(json.loads(row["reminders"])),
+        timeout_policy=row["timeout_policy"],
+        seat_order=row["seat_order"],
+        max_seats=row["max_seats"],
+        paused_at=row["paused_at"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _seat_values(table_id: int, s: SeatRecord) -> tuple[Any, ...]:
+    return (table_id, s.seat, s.user_id, s.name, int(s.is_bot), s.ai_kind, int(s.dm_ok),
+            s.prompt_version)
+
+
+class SqliteStore:
+    """Open with ``await SqliteStore.open(path)``; ``":memory:"`` works for quick tests."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path | None = None) -> SqliteStore:
+        target = str(default_db_path() if path is None else path)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
+        # exactly what the code says it is.
+        conn = await aiosqlite.connect(target, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        # FULL: the WAL is fsynced at every commit, so an acknowledged action survives
+        # a power cut, not only a process crash.
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await migrate(conn)
+        return cls(conn, target)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def integrity_check(self) -> list[str]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall("PRAGMA integrity_check")
+            problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+            rows = await self._conn.execute_fetchall("PRAGMA foreign_key_check")
+            problems += [f"foreign key: {tuple(r)}" for r in rows]
+        return problems
+
+    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord]) -> int:
+        async with self._lock, self._transaction():
+            cursor = await self._conn.execute(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+                _table_values(table),
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            await self._conn.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [_seat_values(table_id, s) for s in seats],
+            )
+        table.id = table_id
+        return table_id
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                "SELECT * FROM tables WHERE id = ?", (table_id,)
+            )
+        return _table_from_row(next(iter(rows))) if rows else None
+
+    async def load_seats(self, table_id: int) -> list[SeatRecord]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+            )
+        return [
+            SeatRecord(
+                seat=r["seat"],
+                name=r["name"],
+                user_id=r["user_id"],
+                is_bot=bool(r["is_bot"]),
+                ai_kind=r["ai_kind"],
+                dm_ok=bool(r["dm_ok"]),
+                prompt_version=r["prompt_version"],
+            )
+            for r in rows
+        ]
+
+    async def load_timers(self, table_id: int) -> list[TimerRecord]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                "SELECT due_at, seat, kind FROM timers WHERE table_id = ? ORDER BY due_at, seat",
+                (table_id,),
+            )
+        return [TimerRecord(r["due_at"], r["seat"], r["kind"]) for r in rows]
+
+    async def load_actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                "SELECT * FROM actions WHERE table_id = ? AND version > ? ORDER BY version",
+                (table_id, after_version),
+            )
+        return [
+            ActionRecord(
+                table_id=r["table_id"],
+                version=r["version"],
+                seat=r["seat"],
+                action=json.loads(r["action"]),
+                source=r["source"],
+                at=r["at"],
+                actor_id=r["actor_id"],
+                public_text=r["public_text"],
+                events=json.loads(r["events"]),
+            )
+            for r in rows
+        ]
+
+    async def save(
+        self,
+        table: TableRecord,
+        *,
+        expected_version: int | None = None,
+        seats: Sequence[SeatRecord] | None = None,
+        timers: Sequence[TimerRecord] | None = None,
+        action: ActionRecord | None = None,
+    ) -> None:
+        async with self._lock, self._transaction():
+            sql = (
+                f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({', '.join('?' * 20)}) WHERE id = ?"
+            )
+            params: tuple[Any, ...] = (*_table_values(table), table.id)
+            if expected_version is not None:
+                sql += " AND version = ?"
+                params += (expected_version,)
+            cursor = await self._conn.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"table {table.id} is not at version {expected_version}")
+            if seats is not None:
+                await self._conn.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
+                await self._conn.executemany(
+                    "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_seat_values(table.id, s) for s in seats],
+                )
+            if timers is not None:
+                await self._conn.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
+                await self._conn.executemany(
+                    "INSERT OR IGNORE INTO timers VALUES (?, ?, ?, ?)",
+                    [(table.id, t.seat, t.kind, t.due_at) for t in timers],
+                )
+            if action is not None:
+                await self._conn.execute(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        action.table_id,
+                        action.version,
+                        action.seat,
+                        canonical(action.action),
+                        action.public_text,
+                        canonical(action.events),
+                        action.source,
+                        action.actor_id,
+                        action.at,
+                    ),
+                )
+
+    async def find_tables(
+        self,
+        *,
+        channel_id: str | None = None,
+        user_id: str | None = None,
+        statuses: Sequence[Status] | None = None,
+    ) -> list[TableRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        if channel_id is not None:
+            where.append("(channel_id = ? OR thread_id = ?)")
+            params += [channel_id, channel_id]
+        if user_id is not None:
+            where.append("id IN (SELECT table_id FROM seats WHERE user_id = ?)")
+            params.append(user_id)
+        if statuses is not None:
+            where.append(f"status IN ({', '.join('?' * len(statuses))})")
+            params += list(statuses)
+        sql = "SELECT * FROM tables"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(sql + " ORDER BY id", params)
+        return [_table_from_row(r) for r in rows]
+
+    async def scheduled_timers(self) -> list[ScheduledTimer]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                "SELECT t.id, t.version, m.kind, MIN(m.due_at) AS due "
+                "FROM timers m JOIN tables t ON t.id = m.table_id "
+                "WHERE t.status = 'running' GROUP BY t.id, m.kind"
+            )
+        return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def backup(self, path: Path) -> None:
+        """Copy the live database with SQLite's online backup API (writers keep going)."""
+        target = sqlite3.connect(str(path), check_same_thread=False)
+        try:
+            async with self._lock:
+                await self._conn.backup(target, pages=1024, sleep=0)
+        finally:
+            target.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error (the caller holds the lock)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def __aenter__(self) -> None:
+        await self._conn.execute("BEGIN IMMEDIATE")
+
+    async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            await self._conn.execute("COMMIT")
+        else:
+            await self._conn.execute("ROLLBACK")

@@ -1,0 +1,86 @@
+"""Fixtures: a real SQLite store in a temp dir, a fake clock, and a notifier that renders
+every notification through the templates (so every test also checks the templates)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import fakegame  # registers the fake game
+import pytest
+
+from bot.clock import FakeClock
+from bot.service import Actor, MemoryNotifier, Notification, TableService, TableSettings
+from bot.store import SqliteStore
+from bot.text import Renderer
+
+assert fakegame.NAME == "fakepicks"
+
+RENDERERS = {"en": Renderer(), "fr": Renderer()}
+
+
+@dataclass
+class RenderingNotifier(MemoryNotifier):
+    """Keeps every notification and its text in both locales (strict templates)."""
+
+    texts: list[str] = field(default_factory=list)
+
+    async def deliver(self, notes: Sequence[Notification]) -> None:
+        for n in notes:
+            for locale, renderer in RENDERERS.items():
+                text = renderer.render_template(n.template, n.context, locale=locale,
+                                                game=n.game, fallback=n.fallback)
+                assert text.strip(), n.template
+                if locale == n.locale:
+                    self.texts.append(text)
+        await super().deliver(notes)
+
+
+HOST = Actor("u0", "Alice")
+PLAYERS = [HOST, Actor("u1", "Bob"), Actor("u2", "Chloé"), Actor("u3", "Dan")]
+STRANGER = Actor("u9", "Zed")
+MANAGER = Actor("m1", "Mod", manager=True)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "urbanist.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    s = await SqliteStore.open(db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def notifier() -> RenderingNotifier:
+    return RenderingNotifier()
+
+
+@pytest.fixture
+def service(store: SqliteStore, notifier: RenderingNotifier, clock: FakeClock) -> TableService:
+    return TableService(store, notifier, clock=clock)
+
+
+async def new_table(service: TableService, *, humans: int = 3, bots: int = 0, seed: int = 7,
+                    rounds: int = 3, start: bool = True,
+                    settings: TableSettings | None = None) -> int:
+    """A fakepicks table; seats in join order so seat i is PLAYERS[i] (bots after)."""
+    settings = settings or TableSettings(seat_order="join", deadline_seconds=24 * 3600)
+    info = await service.create(HOST, "fakepicks", options={"rounds": rounds},
+                                settings=settings, seed=seed, channel_id="c1")
+    for actor in PLAYERS[1:humans]:
+        await service.join(info.id, actor)
+    for _ in range(bots):
+        await service.add_bot(info.id, HOST)
+    if start:
+        await service.start(info.id, HOST)
+    return info.id
