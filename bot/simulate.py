@@ -42,7 +42,9 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def simulate_text(game_name: str, players: int, seed: int, ai: str, options: dict[str, Any], locale: str) -> str:
+def simulate_text(
+    game_name: str, players: int, seed: int, ai: str, options: dict[str, Any], locale: str
+) -> str:
     game = get_game(game_name)
     kinds = ai.split(",") if "," in ai else [ai] * players
     if len(kinds) != players:
@@ -70,7 +72,9 @@ def simulate_text(game_name: str, players: int, seed: int, ai: str, options: dic
 
 def run_simulate(args: argparse.Namespace) -> int:
     print(
-        simulate_text(args.game, args.players, args.seed, args.ai, parse_options(args.option), args.locale),
+        simulate_text(
+            args.game, args.players, args.seed, args.ai, parse_options(args.option), args.locale
+        ),
         end="",
     )
     return 0

@@ -42,6 +42,9 @@ class BuildingCard:
 
 
 def _reward(data: dict[str, int]) -> Reward:
+    unknown = set(data) - {"res", "tile", "sp"}
+    if unknown:
+        raise ValueError(f"unknown reward keys in cards.json: {sorted(unknown)}")
     return Reward(res=data.get("res", 0), tile=data.get("tile", 0), sp=data.get("sp", 0))
 
 

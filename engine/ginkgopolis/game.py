@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,11 +43,15 @@ class GinkgopolisGame:
             raise IllegalAction("That is not a Ginkgopolis action.")
         if not legal_actions(state, seat) and not self._explainable(state, seat, action):
             raise NotYourTurn("You have nothing to decide right now.")
-        # Work on a copy so that a refusal found deep in the rules leaves the state untouched.
-        work = copy.deepcopy(state)
-        table = Table(work)
-        table.apply(seat, action)
-        state.__dict__.update(work.__dict__)
+        # The rules check before they change anything; the snapshot makes sure that a refusal
+        # found deeper still leaves the state exactly as it was.
+        snapshot = state.to_json()
+        table = Table(state)
+        try:
+            table.apply(seat, action)
+        except BaseException:
+            state.__dict__.update(State.from_json(snapshot).__dict__)
+            raise
         return table.events
 
     @staticmethod

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.core.protocol import Event
 from engine.ginkgopolis import GAME
+from engine.ginkgopolis.actions import MoveToken
 from engine.ginkgopolis.cards import ALL_TILES, CHARACTERS, LETTERS
 from engine.ginkgopolis.outline import order_ok, outline
 from engine.ginkgopolis.state import Building, State
@@ -14,7 +16,13 @@ def fresh(seats: int = 4, seed: int = 1, **options: object) -> State:
     return GAME.setup(seats, {"characters": "intro", **options}, seed)
 
 
-def put(st: State, cell: tuple[int, int], tiles: list[str], owner: int | None = None, res: int | None = None) -> Building:
+def put(
+    st: State,
+    cell: tuple[int, int],
+    tiles: list[str],
+    owner: int | None = None,
+    res: int | None = None,
+) -> Building:
     """Place a building, taking its tiles from wherever they are, and its resources from the owner's supply."""
     for t in tiles:
         take_tile(st, t)
@@ -43,7 +51,7 @@ def take_tile(st: State, tile: str) -> None:
 
 
 def give_card(st: State, seat: int, card: str) -> None:
-    """Move a card into a seat's hand from the deck, the discard or another hand."""
+    """Move a card into a seat's hand from the deck, the discard, another hand or the stacks."""
     for pile in (st.deck, st.discard):
         if card in pile:
             pile.remove(card)
@@ -54,7 +62,7 @@ def give_card(st: State, seat: int, card: str) -> None:
             p.hand.remove(card)
             st.players[seat].hand.append(card)
             return
-    raise AssertionError(f"{card} is not in circulation")
+    st.players[seat].hand.append(card)
 
 
 def give_tile(st: State, seat: int, tile: str) -> None:
@@ -84,7 +92,9 @@ def check_invariants(st: State) -> None:
     assert sorted(c for c in circulating if c in LETTERS) == list(LETTERS)
     building_cards = {c for c in circulating if c not in LETTERS}
     tops = {b.top for b in st.board.values()}
-    assert building_cards <= tops, "every Building card in circulation designates a visible top tile"
+    assert building_cards <= tops, (
+        "every Building card in circulation designates a visible top tile"
+    )
     assert building_cards == {b.top for b in st.board.values() if not b.site}
     kept = [c for p in st.players for c in p.kept] + to_keep
     assert len(kept) == len(set(kept)) and not set(kept) & (building_cards | tops)
@@ -99,3 +109,23 @@ def check_invariants(st: State) -> None:
     assert not standing & set(st.board), "tokens stand on empty cells"
     if st.decision is None or st.decision["kind"] != "token":
         assert order_ok(outline(st.board), st.tokens), "tokens in clockwise A..L order"
+
+
+def play_round(st: State, picks: dict[int, str], token_choice: int = 0) -> list[Event]:
+    """Apply every seat's pick (text form), then answer token decisions with option ``token_choice``."""
+    events: list[Event] = []
+    for seat, text in picks.items():
+        events += GAME.apply(st, seat, GAME.parse_action(st, seat, text))
+    while st.decision is not None and st.decision["kind"] == "token":
+        d = st.decision
+        x, y = d["options"][min(token_choice, len(d["options"]) - 1)]
+        events += GAME.apply(st, d["seat"], MoveToken(d["letter"], x, y))
+    return events
+
+
+def gains(events: list[Event], seat: int | None) -> list[tuple[str, int, str]]:
+    return [
+        (e.data["item"], e.data["n"], e.data["why"])
+        for e in events
+        if e.kind == "gain" and e.to is None and e.data["seat"] == seat
+    ]

@@ -1,0 +1,154 @@
+"""Building tiles and urbanization tokens, the same on the board, the screen and cards.
+
+A tile shows its code (``R7``: colour letter and number, as on the matching card), a
+colour-specific pattern, and optionally its floors, its owner and a construction site.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.ginkgopolis.render import icons
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
+from engine.ginkgopolis.render.fonts import font
+from engine.ginkgopolis.render.palette import (
+    BUILDING_FILL,
+    BUILDING_PATTERN,
+    BUILDING_TEXT,
+    INK,
+    TOKEN_FILL,
+    WHITE,
+    player_fill,
+    player_letter,
+    player_text,
+)
+
+
+def face(color: str, w: int, h: int) -> Image.Image:
+    """The patterned, rounded face of a tile or card of one building colour (cached)."""
+    return _face(color, w, h)
+
+
+@lru_cache(maxsize=256)
+def _face(color: str, w: int, h: int) -> Image.Image:
+    im = Image.new("RGBA", (w, h), (*BUILDING_FILL[color], 255))
+    d = ImageDraw.Draw(im)
+    ink = (*BUILDING_PATTERN[color], 255)
+    step = max(5, min(w, h) // 9)
+    line = max(1, step // 4)
+    if color == "B":
+        # Blue offices: horizontal bands, like rows of windows.
+        for y in range(step // 2, h, step):
+            d.rectangle((0, y, w, y + line), fill=ink)
+    elif color == "R":
+        # Red production: diagonal hatching.
+        for k in range(-h, w, step):
+            d.line([(k, h), (k + h, 0)], fill=ink, width=line + 1)
+    else:
+        # Yellow daily life: a grid of dots.
+        r = max(1, line)
+        for y in range(step // 2, h, step):
+            for x in range(step // 2, w, step):
+                d.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=max(2, min(w, h) // 10), fill=255)
+    im.putalpha(mask)
+    return im
+
+
+def paste_face(c: Canvas, color: str, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    f = face(color, x1 - x0, y1 - y0)
+    c.im.paste(f, (x0, y0), f)
+    c.d.rounded_rectangle(
+        (x0, y0, x1 - 1, y1 - 1),
+        radius=max(2, min(x1 - x0, y1 - y0) // 10),
+        outline=INK,
+        width=max(1, (x1 - x0) // 45),
+    )
+
+
+def label_plate(c: Canvas, color: str, center: tuple[float, float], text: str, size: int) -> None:
+    """The tile code on a plain plate, so the pattern never crosses the letters."""
+    cx, cy = center
+    box = c.d.textbbox((cx, cy), text, font=font(size), anchor="mm")
+    pad = max(2, size // 6)
+    c.d.rounded_rectangle(
+        (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad),
+        radius=pad,
+        fill=BUILDING_FILL[color],
+    )
+    c.text((cx, cy), text, size, BUILDING_TEXT[color], anchor="mm", bold=True)
+
+
+def draw_tile(
+    c: Canvas,
+    box: Box,
+    code: str,
+    *,
+    height: int | None = None,
+    owner_color: str | None = None,
+    resources: int = 0,
+    site: bool = False,
+) -> None:
+    """A building tile filling ``box`` (square or not)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    s = min(w, h)
+    color = code[0]
+    paste_face(c, color, box)
+    label_y = y0 + h * (0.44 if owner_color else 0.5)
+    size = fit_size(code, int(w * 0.8), max(9, int(s * 0.34)), bold=True)
+    label_plate(c, color, (x0 + w / 2, label_y), code, size)
+    if height is not None:
+        _height_badge(c, (x1 - int(s * 0.36), y0 + int(s * 0.06), x1 - int(s * 0.06), y0 + int(s * 0.3)), height)
+    if site:
+        icons.hazard_corner(c, x0 + max(1, s // 45), y0 + max(1, s // 45), int(s * 0.3))
+    if owner_color is not None:
+        _owner_strip(c, (x0 + int(s * 0.07), y1 - int(s * 0.28), x1 - int(s * 0.07), y1 - int(s * 0.07)), owner_color, resources)
+
+
+def _height_badge(c: Canvas, box: Box, height: int) -> None:
+    """Dark badge: a stack of slabs and the number of floors."""
+    x0, y0, x1, y1 = box
+    c.d.rounded_rectangle(box, radius=max(2, (y1 - y0) // 4), fill=INK)
+    bh = y1 - y0
+    icon_w = max(3, bh // 3)
+    pad = max(2, bh // 6)
+    icons.floors(c, (x0 + pad, y0 + pad, x0 + pad + icon_w, y1 - pad), height)
+    size = max(8, int(bh * 0.8))
+    c.text(((x0 + pad + icon_w + x1) / 2, (y0 + y1) / 2), str(height), size, WHITE, anchor="mm", bold=True)
+
+
+def _owner_strip(c: Canvas, box: Box, color: str, resources: int) -> None:
+    """The owner's letter on their colour, then one cube per resource on the building."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    fill = player_fill(color)
+    c.d.rounded_rectangle(box, radius=max(2, h // 3), fill=fill, outline=INK, width=max(1, h // 12))
+    size = max(8, int(h * 0.85))
+    c.text((x0 + h * 0.55, (y0 + y1) / 2), player_letter(color), size, player_text(color), anchor="mm", bold=True)
+    cube = h * 0.72
+    room = (x1 - x0) - h * 1.1
+    if resources <= 0:
+        return
+    if resources * cube * 0.9 <= room:
+        for i in range(resources):
+            icons.cube(c, x0 + h * 1.15 + cube * 0.45 + i * cube * 0.9, (y0 + y1) / 2, cube, fill)
+    else:
+        icons.cube(c, x0 + h * 1.15 + cube * 0.45, (y0 + y1) / 2, cube, fill)
+        c.text((x0 + h * 1.2 + cube, (y0 + y1) / 2), f"x{resources}", size, player_text(color), anchor="lm", bold=True)
+
+
+def draw_token(c: Canvas, box: Box, letter: str) -> None:
+    """An urbanization token: a lettered disc where the city may grow."""
+    x0, y0, x1, y1 = box
+    s = min(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = s * 0.3
+    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN_FILL, outline=INK, width=max(2, int(s / 30)))
+    r2 = r * 0.8
+    c.d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=(150, 140, 120), width=1)
+    c.text((cx, cy), letter, max(10, int(s * 0.34)), INK, anchor="mm", bold=True)
