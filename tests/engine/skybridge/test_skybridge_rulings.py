@@ -86,9 +86,7 @@ def test_s2_own_colour_at_the_lowest_level_sends_you_up() -> None:
 def test_s2_roofed_towers_do_not_count_as_lowest() -> None:
     layout = {1: "Y2 G^", 2: "Y3", 3: "G3", 4: "B3", 5: "Y3", 6: "G3", 7: "B3", 8: "Y3", 9: "B3"}
     state = scenario(4, layout, turn_seat=RED)
-    assert [t for t in texts(state, RED) if t.startswith("2@")] == [
-        f"2@{f}" for f in range(2, 10)
-    ]
+    assert [t for t in texts(state, RED) if t.startswith("2@")] == [f"2@{f}" for f in range(2, 10)]
     assert "has a roof" in refused(state, RED, "2@1")
 
 

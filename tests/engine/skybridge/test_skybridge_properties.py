@@ -1,0 +1,127 @@
+"""Property tests over random games: every mode, conservation, determinism, views."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from skyhelp import GAME, snapshot
+
+from engine.core.play import ai_playout
+from engine.core.rng import Rng
+from engine.skybridge.board import BRIDGE_SPANS, FOUNDATIONS, Refusal
+from engine.skybridge.pieces import BLOCKS, EXTRA_PER_SEAT, KINDS, PER_COLOUR, Piece
+from engine.skybridge.seating import seat_colours
+from engine.skybridge.state import SkybridgeState
+
+modes = st.sampled_from(
+    [
+        (2, {}),
+        (2, {"choose_colour": True}),
+        (2, {"elimination": True}),
+        (3, {}),
+        (3, {"elimination": True}),
+        (4, {}),
+        (4, {"elimination": True}),
+    ]
+)
+
+
+def random_game(seats: int, options: dict[str, bool], seed: int) -> list[SkybridgeState]:
+    """Every state of one random game, first to last."""
+    state = GAME.setup(seats, options, seed)
+    rng = Rng.from_seed(seed)
+    states = [state.copy()]
+    while GAME.outcome(state) is None:
+        seat = min(GAME.pending(state).waiting)
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        states.append(state.copy())
+    return states
+
+
+def on_board(state: SkybridgeState, kind: str, colour: str) -> int:
+    piece = Piece(kind, colour)  # type: ignore[arg-type]
+    if kind == "bridge":
+        return int(any(piece in t for t in state.board.towers))
+    return sum(t.count(piece) for t in state.board.towers)
+
+
+@settings(max_examples=25, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_every_piece_is_on_the_board_or_in_a_supply(
+    mode: tuple[int, dict[str, bool]], seed: int
+) -> None:
+    seats, options = mode
+    for state in random_game(seats, options, seed):
+        for colour, kinds in state.supply.items():
+            for kind in KINDS:
+                assert kinds[kind] >= 0
+                assert kinds[kind] + on_board(state, kind, colour) == PER_COLOUR[kind]
+        if seats == 3:
+            for kind in BLOCKS:
+                held = sum(extra[kind] for extra in state.extra)
+                assert held + on_board(state, kind, "blue") == EXTRA_PER_SEAT[kind] * 3
+            assert on_board(state, "bridge", "blue") == on_board(state, "roof", "blue") == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_the_game_ends_only_when_nobody_can_place(
+    mode: tuple[int, dict[str, bool]], seed: int
+) -> None:
+    seats, options = mode
+    final = random_game(seats, options, seed)[-1]
+    board = final.board
+    for seat in range(seats):
+        for colour in seat_colours(seats)[seat]:
+            for kind in KINDS:
+                if final.supply[colour][kind]:
+                    assert not list(board.spots(colour, kind))
+
+
+@settings(max_examples=20, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_spots_agree_with_the_rule_checks(mode: tuple[int, dict[str, bool]], seed: int) -> None:
+    seats, options = mode
+    for state in random_game(seats, options, seed)[::3]:
+        board = state.board
+        for colour in ("red", "yellow", "green", "blue"):
+            for kind in KINDS:
+                spots = set(board.spots(colour, kind))
+                cands = BRIDGE_SPANS if kind == "bridge" else [(f,) for f in FOUNDATIONS]
+                for at in cands:
+                    try:
+                        board.check(colour, kind, at)
+                        allowed = True
+                    except Refusal:
+                        allowed = False
+                    assert allowed == (at in spots), (colour, kind, at)
+
+
+@settings(max_examples=10, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_same_seed_same_actions_same_bytes(mode: tuple[int, dict[str, bool]], seed: int) -> None:
+    seats, options = mode
+    one = GAME.setup(seats, options, seed)
+    two = GAME.setup(seats, options, seed)
+    ai_playout(GAME, one, ["greedy"] * seats, seed)
+    ai_playout(GAME, two, ["greedy"] * seats, seed)
+    assert snapshot(one) == snapshot(two)
+
+
+@settings(max_examples=10, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_views_show_legal_moves_only_to_their_seat(
+    mode: tuple[int, dict[str, bool]], seed: int
+) -> None:
+    seats, options = mode
+    for state in random_game(seats, options, seed)[::4]:
+        public = GAME.view(state, None)
+        assert "legal" not in public
+        json.dumps(public)
+        for seat in range(seats):
+            mine = GAME.view(state, seat)
+            assert mine["legal"] == [a.text() for a in GAME.legal_actions(state, seat)]
+            without = {k: v for k, v in mine.items() if k not in ("legal", "viewer")}
+            assert without == {k: v for k, v in public.items() if k != "viewer"}
