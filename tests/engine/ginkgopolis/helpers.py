@@ -23,7 +23,7 @@ def put(
     owner: int | None = None,
     res: int | None = None,
 ) -> Building:
-    """Place a building, taking its tiles from wherever they are, and its resources from the owner's supply."""
+    """Place a building: its tiles come from wherever they are, its resources from the supply."""
     for t in tiles:
         take_tile(st, t)
     resources = len(tiles) if owner is not None and res is None else (res or 0)
@@ -35,7 +35,7 @@ def put(
 
 
 def take_tile(st: State, tile: str) -> None:
-    """Remove a tile from wherever it is (supply, box, a screen, a building) so a test can place it."""
+    """Remove a tile from wherever it is (supply, box, a screen) so a test can place it."""
     for pile in (st.supply, st.box):
         if tile in pile:
             pile.remove(tile)
@@ -112,7 +112,7 @@ def check_invariants(st: State) -> None:
 
 
 def play_round(st: State, picks: dict[int, str], token_choice: int = 0) -> list[Event]:
-    """Apply every seat's pick (text form), then answer token decisions with option ``token_choice``."""
+    """Apply every seat's pick (text form), then answer token decisions with one option."""
     events: list[Event] = []
     for seat, text in picks.items():
         events += GAME.apply(st, seat, GAME.parse_action(st, seat, text))

@@ -13,7 +13,7 @@ FAYE, MILEY, NELL = 0, 1, 2
 
 
 def test_faye_exploits_red_7() -> None:
-    """Faye plays Red 7 alone on a 2-floor building: 2 resources, then 1 tile and 1 SP of bonuses."""
+    """Faye plays Red 7 alone on a 2-floor building: 2 resources, then 1 tile and 1 SP."""
     st = fresh(2, seed=3)
     st.deck, st.discard = st.discard + st.deck, []  # no deck rebuild this round
     st.first = FAYE
