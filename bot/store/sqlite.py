@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Sequence
@@ -30,6 +31,10 @@ from bot.store.records import (
 )
 
 DEFAULT_DB = "urbanist.sqlite3"
+
+# aiosqlite's debug log prints every statement's parameters: secret picks, hands in
+# snapshots. Private information must never reach a log line, whatever the log level.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
