@@ -36,6 +36,10 @@ class RenderingNotifier(MemoryNotifier):
                     self.texts.append(text)
         await super().deliver(notes)
 
+    def clear(self) -> None:
+        super().clear()
+        self.texts.clear()
+
 
 HOST = Actor("u0", "Alice")
 PLAYERS = [HOST, Actor("u1", "Bob"), Actor("u2", "Chloé"), Actor("u3", "Dan")]
