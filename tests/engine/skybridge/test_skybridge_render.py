@@ -1,0 +1,98 @@
+"""The PNG renderer: deterministic bytes, and pixels where the layout says pieces are."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from skyhelp import GAME, play, scenario
+
+from engine.core.play import ai_playout
+from engine.skybridge.render import CELL, FILL, TEXT, WIDTH, Layout, render_board, render_scores
+
+RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
+
+# Bridges: red 1-2 (same row, drawn across), yellow 2-5 (between rows, an arrow).
+LAYOUT = {
+    1: "G3 R= B2", 2: "B3 R= Y=", 3: "G3 B2 Y2", 4: "Y3", 5: "B3 G2 Y=", 6: "R2 B3 G^",
+}  # fmt: skip
+
+
+def image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def near(pixel: tuple[int, ...], colour: tuple[int, int, int], slack: int = 6) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(pixel, colour, strict=True))
+
+
+def inside(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    """A point inside a piece's rectangle, clear of its outline and of its centred letter."""
+    return (box[0] + 4, box[3] - 3)
+
+
+def test_same_view_same_bytes() -> None:
+    state = GAME.setup(3, {}, 4)
+    ai_playout(GAME, state, ["greedy"] * 3, 4)
+    view = GAME.view(state, None)
+    assert render_board(view) == render_board(GAME.view(state.copy(), None))
+    assert render_scores(view, ["Ann", "Bo", "Cy"]) == render_scores(view, ["Ann", "Bo", "Cy"])
+    first = image(render_board(view))
+    assert first.width == WIDTH and 400 < first.height < 1400
+
+
+def test_pieces_are_drawn_in_their_colours_where_the_layout_puts_them() -> None:
+    state = scenario(4, LAYOUT, turn_seat=RED)
+    view = GAME.view(state, None)
+    picture = image(render_board(view))
+    layout = Layout.for_view(view)
+    for tower in view["board"]:
+        for piece in tower["pieces"]:
+            if piece["kind"] == "roof":
+                continue
+            box = layout.piece_box(tower["foundation"], piece["level"], piece["storeys"])
+            pixel = picture.getpixel(inside(box))
+            assert near(pixel, FILL[piece["colour"]]), (tower["foundation"], piece, pixel)
+    # The green roof on 6: just above its base, in the middle.
+    roof = layout.roof_box(6, 5)
+    assert near(picture.getpixel(((roof[0] + roof[2]) // 2 - 10, roof[3] - 3)), FILL["green"])
+    # The red bridge 1-2 is drawn across the gap between the two towers, at its level.
+    left, right = layout.piece_box(1, 3, 1), layout.piece_box(2, 3, 1)
+    gap_x = (left[2] + right[0]) // 2 + 12
+    assert near(picture.getpixel((gap_x, (left[1] + left[3]) // 2)), FILL["red"])
+    # Nothing is drawn across between 2 and 3 at that height.
+    left3 = layout.piece_box(3, 3, 1)
+    assert not near(picture.getpixel(((right[2] + left3[0]) // 2, left3[1] + 5)), FILL["red"])
+    # The yellow bridge 2-5 joins two rows: tower 2 gets an arrow pointing down to 5.
+    bridge = layout.piece_box(2, 4, 1)
+    arrow_x = bridge[2] + 5 + 4 + 7
+    assert near(picture.getpixel((arrow_x, bridge[1] + 2)), FILL["yellow"])
+    # The roofed cell 6 is tinted green, the others are not.
+    cell6, cell5 = layout.cell(6), layout.cell(5)
+    tinted = picture.getpixel((cell6[0] + 6, cell6[1] + 12))
+    plain = picture.getpixel((cell5[0] + 6, cell5[1] + 12))
+    assert plain == CELL
+    assert tinted != CELL and tinted[1] > tinted[0] and tinted[2] > tinted[0]
+
+
+def test_last_piece_has_a_thick_outline() -> None:
+    state = scenario(4, {f: "Y3" if f % 2 else "G3" for f in range(1, 10)}, turn_seat=RED)
+    play(state, RED, "2@5")
+    view = GAME.view(state, None)
+    picture = image(render_board(view))
+    box = Layout.for_view(view).piece_box(5, 3, 2)
+    assert near(picture.getpixel((box[0] - 2, (box[1] + box[3]) // 2)), TEXT, slack=10)
+    other = Layout.for_view(view).piece_box(4, 0, 3)
+    assert not near(picture.getpixel((other[0] - 2, (other[1] + other[3]) // 2)), TEXT, 10)
+
+
+def test_names_are_drawn_in_ascii_and_scores_image_lists_every_line() -> None:
+    state = GAME.setup(2, {}, 3)
+    ai_playout(GAME, state, ["greedy", "greedy"], 3)
+    view = GAME.view(state, None)
+    board = image(render_board(view, ["Chloé", "Zoë"]))
+    scores = image(render_scores(view, ["Chloé", "Zoë"]))
+    lines = sum(len(s["lines"]) for s in view["outcome"]["standings"])
+    # The scores image is the board plus a title, one row per seat and one per line.
+    assert scores.height >= board.height + 20 * (1 + 2 + lines)
+    assert scores.crop((0, 0, WIDTH, board.height)).tobytes() == board.tobytes()
