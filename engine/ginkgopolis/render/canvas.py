@@ -50,7 +50,7 @@ class Canvas:
 
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     stroke = bold_stroke(size) if bold else 0
-    return int(round(font(size).getlength(text))) + 2 * stroke
+    return round(font(size).getlength(text)) + 2 * stroke
 
 
 def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimum: int = 8) -> int:

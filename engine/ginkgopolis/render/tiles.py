@@ -53,7 +53,9 @@ def _face(color: str, w: int, h: int) -> Image.Image:
             for x in range(step // 2, w, step):
                 d.ellipse((x - r, y - r, x + r, y + r), fill=ink)
     mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=max(2, min(w, h) // 10), fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=max(2, min(w, h) // 10), fill=255
+    )
     im.putalpha(mask)
     return im
 
@@ -103,14 +105,23 @@ def draw_tile(
     size = fit_size(code, int(w * 0.8), max(9, int(s * 0.34)), bold=True)
     label_plate(c, color, (x0 + w / 2, label_y), code, size)
     if height is not None:
-        _height_badge(c, (x1 - int(s * 0.36), y0 + int(s * 0.06), x1 - int(s * 0.06), y0 + int(s * 0.3)), height)
+        height_badge(
+            c,
+            (x1 - int(s * 0.36), y0 + int(s * 0.06), x1 - int(s * 0.06), y0 + int(s * 0.3)),
+            height,
+        )
     if site:
         icons.hazard_corner(c, x0 + max(1, s // 45), y0 + max(1, s // 45), int(s * 0.3))
     if owner_color is not None:
-        _owner_strip(c, (x0 + int(s * 0.07), y1 - int(s * 0.28), x1 - int(s * 0.07), y1 - int(s * 0.07)), owner_color, resources)
+        owner_strip(
+            c,
+            (x0 + int(s * 0.07), y1 - int(s * 0.28), x1 - int(s * 0.07), y1 - int(s * 0.07)),
+            owner_color,
+            resources,
+        )
 
 
-def _height_badge(c: Canvas, box: Box, height: int) -> None:
+def height_badge(c: Canvas, box: Box, height: int) -> None:
     """Dark badge: a stack of slabs and the number of floors."""
     x0, y0, x1, y1 = box
     c.d.rounded_rectangle(box, radius=max(2, (y1 - y0) // 4), fill=INK)
@@ -119,27 +130,48 @@ def _height_badge(c: Canvas, box: Box, height: int) -> None:
     pad = max(2, bh // 6)
     icons.floors(c, (x0 + pad, y0 + pad, x0 + pad + icon_w, y1 - pad), height)
     size = max(8, int(bh * 0.8))
-    c.text(((x0 + pad + icon_w + x1) / 2, (y0 + y1) / 2), str(height), size, WHITE, anchor="mm", bold=True)
+    c.text(
+        ((x0 + pad + icon_w + x1) / 2, (y0 + y1) / 2),
+        str(height),
+        size,
+        WHITE,
+        anchor="mm",
+        bold=True,
+    )
 
 
-def _owner_strip(c: Canvas, box: Box, color: str, resources: int) -> None:
-    """The owner's letter on their colour, then one cube per resource on the building."""
+def owner_strip(c: Canvas, box: Box, color: str, resources: int) -> None:
+    """The owner's lettered disc, then one cube of their colour per resource on the building."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     fill = player_fill(color)
-    c.d.rounded_rectangle(box, radius=max(2, h // 3), fill=fill, outline=INK, width=max(1, h // 12))
-    size = max(8, int(h * 0.85))
-    c.text((x0 + h * 0.55, (y0 + y1) / 2), player_letter(color), size, player_text(color), anchor="mm", bold=True)
-    cube = h * 0.72
-    room = (x1 - x0) - h * 1.1
+    c.d.rounded_rectangle(
+        box, radius=max(2, h // 2), fill=WHITE, outline=INK, width=max(1, h // 12)
+    )
+    c.d.ellipse((x0, y0, x0 + h, y1), fill=fill, outline=INK, width=max(1, h // 12))
+    size = max(8, int(h * 0.7))
+    c.text(
+        (x0 + h / 2, (y0 + y1) / 2),
+        player_letter(color),
+        size,
+        player_text(color),
+        anchor="mm",
+        bold=True,
+    )
     if resources <= 0:
         return
-    if resources * cube * 0.9 <= room:
+    cube = h * 0.78
+    step = cube * 0.92
+    left = x0 + h + h * 0.1 + cube * 0.45
+    room = x1 - h * 0.2 - left + cube * 0.45
+    if resources * step <= room:
         for i in range(resources):
-            icons.cube(c, x0 + h * 1.15 + cube * 0.45 + i * cube * 0.9, (y0 + y1) / 2, cube, fill)
+            icons.cube(c, left + i * step, (y0 + y1) / 2, cube, fill)
     else:
-        icons.cube(c, x0 + h * 1.15 + cube * 0.45, (y0 + y1) / 2, cube, fill)
-        c.text((x0 + h * 1.2 + cube, (y0 + y1) / 2), f"x{resources}", size, player_text(color), anchor="lm", bold=True)
+        icons.cube(c, left, (y0 + y1) / 2, cube, fill)
+        c.text(
+            (left + cube * 0.6, (y0 + y1) / 2), f"x{resources}", size, INK, anchor="lm", bold=True
+        )
 
 
 def draw_token(c: Canvas, box: Box, letter: str) -> None:
@@ -147,8 +179,10 @@ def draw_token(c: Canvas, box: Box, letter: str) -> None:
     x0, y0, x1, y1 = box
     s = min(x1 - x0, y1 - y0)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    r = s * 0.3
-    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN_FILL, outline=INK, width=max(2, int(s / 30)))
+    r = s * 0.27
+    c.d.ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=TOKEN_FILL, outline=INK, width=max(2, int(s / 30))
+    )
     r2 = r * 0.8
     c.d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=(150, 140, 120), width=1)
     c.text((cx, cy), letter, max(10, int(s * 0.34)), INK, anchor="mm", bold=True)

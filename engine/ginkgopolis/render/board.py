@@ -1,0 +1,173 @@
+"""The public board image: header, city, legend, and one panel per player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ginkgopolis.render import icons
+from engine.ginkgopolis.render.canvas import Box, Canvas
+from engine.ginkgopolis.render.city import draw_city
+from engine.ginkgopolis.render.layout import CityLayout, bounds_of, cells_of, fit_pitch, place_city
+from engine.ginkgopolis.render.palette import (
+    BACKGROUND,
+    BUILDING_FILL,
+    BUILDING_TINT,
+    DISTRICT_EDGE,
+    HIGHLIGHT,
+    INK,
+)
+from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height
+from engine.ginkgopolis.render.tiles import draw_tile, draw_token, height_badge, owner_strip
+
+View = dict[str, Any]
+
+WIDTH = 1100
+MARGIN = 12
+HEADER_H = 56
+LEGEND_H = 64
+CITY_W = 630  # the city column; the panels take the rest of the width
+PANEL_GAP = 8
+CITY_MAX_H = 900
+MAX_WIDTH = 1800
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    size: tuple[int, int]
+    city: CityLayout
+    city_area: Box
+    panels: tuple[Box, ...]
+    legend: Box
+
+
+def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = None) -> BoardLayout:
+    """Where render_board puts everything, for drawing and for tests."""
+    bounds = bounds_of(bounds_cells if bounds_cells is not None else cells_of(view))
+    pitch = fit_pitch(bounds, CITY_W, CITY_MAX_H)
+    city_w = max(CITY_W, bounds.cols * pitch)
+    panel_w = WIDTH - CITY_W - 3 * MARGIN
+    width = min(MAX_WIDTH, city_w + panel_w + 3 * MARGIN)
+    if city_w + panel_w + 3 * MARGIN > MAX_WIDTH:
+        # A sprawling line of buildings: shrink the cells rather than the panels.
+        city_w = MAX_WIDTH - panel_w - 3 * MARGIN
+        pitch = max(24, city_w // bounds.cols)
+    needs = [panel_height(p) for p in view["players"]]
+    panels_h = sum(needs) + PANEL_GAP * (len(needs) - 1)
+    city_h = bounds.rows * pitch
+    block_h = city_h + MARGIN + LEGEND_H
+    body_h = max(block_h, panels_h)
+    top = HEADER_H + MARGIN
+    # City and legend stay together, centred beside the panels.
+    block_top = top + (body_h - block_h) // 2
+    city_area = (MARGIN, block_top, MARGIN + city_w, block_top + city_h)
+    city = place_city(bounds, city_area, pitch)
+    legend_top = block_top + city_h + MARGIN
+    legend = (MARGIN, legend_top, MARGIN + city_w, legend_top + LEGEND_H)
+    extra = (body_h - panels_h) // max(1, len(needs))
+    panels = []
+    y = top
+    px = MARGIN * 2 + city_w
+    for need in needs:
+        panels.append((px, y, px + panel_w, y + need + extra))
+        y += need + extra + PANEL_GAP
+    height = top + body_h + MARGIN
+    return BoardLayout((width, height), city, city_area, tuple(panels), legend)
+
+
+def render_board(view: View) -> bytes:
+    lay = board_layout(view)
+    c = Canvas.new(*lay.size, BACKGROUND)
+    draw_header(c, view, lay.size[0])
+    draw_city(c, view, lay.city)
+    for box, p in zip(lay.panels, view["players"], strict=True):
+        draw_panel(c, box, p, first=_is_first(view, p), drafting=view.get("phase") == "draft")
+    draw_legend(c, lay.legend)
+    return c.png()
+
+
+def _is_first(view: View, p: dict[str, Any]) -> bool:
+    return not p.get("hal") and p.get("seat") == view.get("first")
+
+
+def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis") -> None:
+    c.d.rectangle((0, 0, width, HEADER_H), fill=INK)
+    cy = HEADER_H // 2
+    x = MARGIN + 4
+    x += c.text((x, cy), title, 28, (255, 255, 255), anchor="lm", bold=True) + 22
+    phase = view.get("phase")
+    label = f"Round {view.get('round')}"
+    if phase == "over":
+        label = f"Final city - round {view.get('round')}"
+    elif phase == "draft":
+        label = "Character draft"
+    w = c.text((x + 10, cy), label, 22, INK, anchor="lm", bold=True)
+    c.d.rounded_rectangle((x, cy - 17, x + w + 20, cy + 17), radius=8, fill=HIGHLIGHT)
+    c.text((x + 10, cy), label, 22, INK, anchor="lm", bold=True)
+    x += w + 40
+    light = (230, 226, 216)
+    x += c.text((x, cy), f"Deck {view.get('deck')} cards", 18, light, anchor="lm") + 22
+    icons.tile(c, x + 9, cy, 18)
+    supply = f"Tile supply {view.get('supply')}"
+    if view.get("exhaustions"):
+        supply += f" (ran out {view.get('exhaustions')}x)"
+    x += 24 + c.text((x + 24, cy), supply, 18, light, anchor="lm") + 22
+    first = next((p for p in view["players"] if _is_first(view, p)), None)
+    if first is not None:
+        x += c.text((x, cy), "First:", 18, light, anchor="lm") + 18
+        badge(c, x, cy, 28, str(first["color"]), on_dark=True)
+        x += 26
+    if view.get("end_triggered") and phase != "over":
+        c.text((width - MARGIN - 4, cy), "LAST ROUND", 20, HIGHLIGHT, anchor="rm", bold=True)
+
+
+def draw_legend(c: Canvas, box: Box) -> None:
+    """Samples of each mark with a few words, so a newcomer can decode the city."""
+    x0, y0, x1, y1 = box
+    col = (x1 - x0) // 3
+    row = (y1 - y0) // 2
+    size = 14
+    for i, (sample, words) in enumerate(_LEGEND):
+        x = x0 + (i % 3) * col
+        cy = y0 + (i // 3) * row + row // 2
+        sample(c, x, cy, row - 4)
+        c.text((x + 62, cy), words, size, INK, anchor="lm")
+
+
+def _sample_tile(c: Canvas, x: int, cy: int, s: int) -> None:
+    draw_tile(c, (x + 8, cy - s // 2 - 1, x + 8 + s + 8, cy + s // 2 + 1), "R7")
+
+
+def _sample_floors(c: Canvas, x: int, cy: int, s: int) -> None:
+    height_badge(c, (x + 10, cy - s // 2 + 1, x + 10 + int(s * 1.4), cy + s // 2 - 1), 2)
+
+
+def _sample_owner(c: Canvas, x: int, cy: int, s: int) -> None:
+    owner_strip(c, (x, cy - s // 3, x + 56, cy + s // 3), "green", 2)
+
+
+def _sample_site(c: Canvas, x: int, cy: int, s: int) -> None:
+    icons.hazard_corner(c, x + 16, cy - s // 2, s)
+
+
+def _sample_token(c: Canvas, x: int, cy: int, s: int) -> None:
+    draw_token(c, (x + 6, cy - s, x + 6 + 2 * s, cy + s), "A")
+
+
+def _sample_district(c: Canvas, x: int, cy: int, s: int) -> None:
+    h = s // 2
+    c.d.rectangle((x + 4, cy - h, x + 52, cy + h), fill=DISTRICT_EDGE)
+    c.d.rectangle((x + 7, cy - h + 3, x + 49, cy + h - 3), fill=BUILDING_TINT["Y"])
+    c.d.rectangle((x + 10, cy - h + 6, x + 26, cy + h - 6), fill=BUILDING_FILL["Y"], outline=INK)
+    c.d.rectangle((x + 30, cy - h + 6, x + 46, cy + h - 6), fill=BUILDING_FILL["Y"], outline=INK)
+
+
+_LEGEND: tuple[tuple[Callable[[Canvas, int, int, int], None], str], ...] = (
+    (_sample_tile, "Red 7 (its card: R7)"),
+    (_sample_floors, "floors (height)"),
+    (_sample_owner, "owner: 1 cube/floor"),
+    (_sample_site, "construction site"),
+    (_sample_token, "token: may build here"),
+    (_sample_district, "district: 2+ touching"),
+)

@@ -1,0 +1,265 @@
+"""Cards: small chips for the panels and full cards for a player's hand.
+
+Building cards carry the tile code (``R7``) on their colour; Character cards a person
+on their colour; Urbanization cards the token's letter. What a card gives is drawn
+with the item pictograms, so it reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, Reward, is_urbanization
+from engine.ginkgopolis.render import icons
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, text_width
+from engine.ginkgopolis.render.palette import (
+    BUILDING_FILL,
+    BUILDING_NAME,
+    BUILDING_TEXT,
+    INK,
+    MUTED,
+    TOKEN_FILL,
+    WHITE,
+)
+from engine.ginkgopolis.render.tiles import draw_token, label_plate, paste_face
+
+TRIGGER_NAME = {"exploit": "Exploit", "urbanize": "Urbanize", "construct": "Build"}
+GROUPS = ("exploit", "urbanize", "construct", "endgame")
+GROUP_TITLE = {
+    "exploit": "Exploit",
+    "urbanize": "Urbanize",
+    "construct": "Build",
+    "endgame": "End-game",
+}
+
+
+def card_group(card: str | int) -> str:
+    """Which bonus column a card in front of a screen belongs to."""
+    if isinstance(card, int):
+        return CHARACTERS[card].trigger
+    info = BUILDING_CARDS[card]
+    return info.trigger if info.trigger else "endgame"
+
+
+def card_color(card: str | int) -> str:
+    return CHARACTERS[card].color if isinstance(card, int) else BUILDING_CARDS[card].color
+
+
+def reward_items(r: Reward) -> list[tuple[str, int]]:
+    return [(k, n) for k, n in (("res", r.res), ("tile", r.tile), ("sp", r.sp)) if n]
+
+
+def endgame_short(card: str) -> str:
+    """A few characters for a chip; a slash reads "per"."""
+    info = BUILDING_CARDS[card].endgame or {}
+    kind = info.get("type")
+    if kind == "resources_on_color":
+        return f"1/res on {info['color']}"
+    if kind == "buildings_low":
+        return "1/bldg 1-2F"
+    if kind == "buildings_high":
+        return "3/bldg 3F+"
+    if kind == "cards_with_trigger":
+        return f"2/{TRIGGER_NAME[info['trigger']]} card"
+    if kind == "cards_of_color":
+        return f"2/{info['color']} card"
+    if kind == "flat":
+        return str(info["sp"])
+    return "?"
+
+
+def endgame_long(card: str) -> str:
+    info = BUILDING_CARDS[card].endgame or {}
+    kind = info.get("type")
+    if kind == "resources_on_color":
+        return f"1 SP per resource of yours on {BUILDING_NAME[info['color']].lower()} buildings"
+    if kind == "buildings_low":
+        return "1 SP per building of 1 or 2 floors you own"
+    if kind == "buildings_high":
+        return "3 SP per building of 3 floors or more you own"
+    if kind == "cards_with_trigger":
+        return f"2 SP per {TRIGGER_NAME[info['trigger']]} bonus card in front of you"
+    if kind == "cards_of_color":
+        return f"2 SP per {BUILDING_NAME[info['color']].lower()} card in front of you"
+    if kind == "flat":
+        return f"{info['sp']} SP"
+    return "?"
+
+
+def draw_items(c: Canvas, x: float, cy: float, items: list[tuple[str, int]], size: int) -> float:
+    """``+n`` and a pictogram per item, left to right; returns the x where it stopped."""
+    for kind, n in items:
+        x += c.text((x, cy), f"+{n}", size, INK, anchor="lm", bold=True) + size * 0.15
+        icons.item(c, kind, x + size * 0.45, cy, size * 0.95)
+        x += size * 1.25
+    return x
+
+
+def draw_compact_items(
+    c: Canvas, x: float, cy: float, items: list[tuple[str, int]], size: int
+) -> float:
+    """``+`` then one pictogram per item (a count only when above 1): fits a chip."""
+    x += c.text((x, cy), "+", size, INK, anchor="lm", bold=True) + 2
+    for kind, n in items:
+        if n > 1:
+            x += c.text((x, cy), str(n), size, INK, anchor="lm", bold=True)
+        icons.item(c, kind, x + size * 0.5, cy, size * 0.95)
+        x += size * 1.15
+    return x
+
+
+def draw_chip(c: Canvas, box: Box, card: str | int) -> None:
+    """A card in front of a screen: its colour and code on the left, its bonus on the right."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    color = card_color(card)
+    c.d.rounded_rectangle(box, radius=max(2, h // 5), fill=WHITE, outline=INK)
+    sw = int(h * 1.55)
+    paste_face(c, color, (x0, y0, x0 + sw, y1))
+    size = max(8, int(h * 0.62))
+    if isinstance(card, int):
+        icons.person(c, x0 + sw * 0.3, y0 + h * 0.55, h * 0.66, BUILDING_TEXT[color])
+        label_plate(c, color, (x0 + sw * 0.7, y0 + h / 2), color, size)
+    else:
+        s = fit_size(card, sw - 4, size, bold=True)
+        label_plate(c, color, (x0 + sw / 2, y0 + h / 2), card, s)
+    right = x0 + sw + max(3, h // 6)
+    if card_group(card) == "endgame":
+        icons.star(c, right + h * 0.35, y0 + h / 2, h * 0.7)
+        text = endgame_short(str(card))
+        s = fit_size(text, int(x1 - right - h * 0.8), size)
+        c.text((right + h * 0.75, y0 + h / 2), text, s, INK, anchor="lm")
+    else:
+        r = CHARACTERS[card].reward if isinstance(card, int) else BUILDING_CARDS[card].reward
+        draw_compact_items(c, right, y0 + h / 2, reward_items(r), size)
+
+
+# ---------------------------------------------------------------- full cards
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _paragraph(
+    c: Canvas, x: float, y: float, text: str, size: int, width: int, *, bold: bool = False
+) -> float:
+    for line in _wrap(text, size, width):
+        c.text((x, y), line, size, INK, anchor="ma", bold=bold)
+        y += size * 1.25
+    return y
+
+
+def draw_card(c: Canvas, box: Box, card: str | int) -> None:
+    """A full card, as in a hand or a draft packet."""
+    if isinstance(card, int):
+        _character_card(c, box, card)
+    elif is_urbanization(card):
+        _urbanization_card(c, box, card)
+    else:
+        _building_card(c, box, card)
+
+
+def _info_panel(c: Canvas, box: Box) -> None:
+    c.d.rounded_rectangle(box, radius=8, fill=WHITE, outline=INK)
+
+
+def _centered_items(
+    c: Canvas, cx: float, y: float, items: list[tuple[str, int]], size: int
+) -> None:
+    span = sum(text_width(f"+{n}", size, bold=True) + size * 1.4 for _, n in items)
+    draw_items(c, cx - span / 2, y, items, size)
+
+
+def _building_card(c: Canvas, box: Box, card: str) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    info = BUILDING_CARDS[card]
+    text = BUILDING_TEXT[info.color]
+    paste_face(c, info.color, box)
+    label_plate(c, info.color, (x0 + w / 2, y0 + h * 0.14), card, int(w * 0.24))
+    name = f"{BUILDING_NAME[info.color]} {info.number}"
+    c.text((x0 + w / 2, y0 + h * 0.27), name, int(w * 0.09), text, anchor="mm", bold=True)
+    pad = int(w * 0.06)
+    panel = (x0 + pad, y0 + int(h * 0.34), x1 - pad, y1 - pad)
+    _info_panel(c, panel)
+    size = max(10, int(w * 0.075))
+    cx = (panel[0] + panel[2]) / 2
+    inner = panel[2] - panel[0] - 2 * pad
+    y: float = panel[1] + pad
+    alone = {"B": "tile", "R": "res", "Y": "sp"}[info.color]
+    c.text((cx, y), "Alone: per floor of it", size, MUTED, anchor="ma")
+    y += size * 1.3
+    _centered_items(c, cx, y + size * 0.6, [(alone, 1)], size + 2)
+    y += size * 1.9
+    c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
+    y += size * 0.5
+    c.text((cx, y), "With a tile: build on it,", size, MUTED, anchor="ma")
+    y += size * 1.25
+    if info.trigger:
+        c.text((cx, y), "keep the card as bonus:", size, MUTED, anchor="ma")
+        y += size * 1.5
+        c.text((cx, y), f"{TRIGGER_NAME[info.trigger]}:", size + 1, INK, anchor="ma", bold=True)
+        y += size * 1.4
+        _centered_items(c, cx, y + size * 0.7, reward_items(info.reward), size + 2)
+    else:
+        c.text((cx, y), "keep it; at game end:", size, MUTED, anchor="ma")
+        y += size * 1.5
+        _paragraph(c, cx, y, endgame_long(card), size, inner, bold=True)
+
+
+def _urbanization_card(c: Canvas, box: Box, letter: str) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    c.d.rounded_rectangle(
+        box, radius=max(4, w // 10), fill=TOKEN_FILL, outline=INK, width=max(1, w // 45)
+    )
+    c.text((x0 + w / 2, y0 + h * 0.08), "Urbanization", int(w * 0.1), MUTED, anchor="ma", bold=True)
+    s = int(w * 0.62)
+    draw_token(
+        c,
+        (x0 + (w - s) // 2, y0 + int(h * 0.14), x0 + (w + s) // 2, y0 + int(h * 0.14) + s),
+        letter,
+    )
+    pad = int(w * 0.07)
+    size = max(10, int(w * 0.085))
+    y = y0 + int(h * 0.16) + s
+    y = int(
+        _paragraph(c, x0 + w / 2, y, f"With a tile: build on token {letter}", size, w - 2 * pad)
+    )
+    y += size // 2
+    c.text((x0 + w / 2, y), "Alone: one of", size, INK, anchor="ma")
+    y += int(size * 1.4)
+    _centered_items(c, x0 + w / 2, y + size * 0.6, [("res", 1), ("tile", 1)], size + 2)
+
+
+def _character_card(c: Canvas, box: Box, cid: int) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    ch = CHARACTERS[cid]
+    paste_face(c, ch.color, box)
+    icons.person(c, x0 + w * 0.3, y0 + h * 0.16, w * 0.26, BUILDING_TEXT[ch.color])
+    label_plate(c, ch.color, (x0 + w * 0.66, y0 + h * 0.16), f"{ch.color}#{cid}", int(w * 0.14))
+    pad = int(w * 0.07)
+    panel = (x0 + pad, y0 + int(h * 0.32), x1 - pad, y1 - pad)
+    _info_panel(c, panel)
+    size = max(10, int(w * 0.085))
+    cx = (panel[0] + panel[2]) / 2
+    y = float(panel[1] + pad)
+    c.text((cx, y), "Start with", size, MUTED, anchor="ma")
+    y += int(size * 1.4)
+    _centered_items(c, cx, y + size * 0.6, reward_items(ch.start), size)
+    y += int(size * 1.8)
+    c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
+    y += size // 2
+    c.text((cx, y), f"{TRIGGER_NAME[ch.trigger]} bonus", size, INK, anchor="ma", bold=True)
+    y += int(size * 1.4)
+    _centered_items(c, cx, y + size * 0.6, reward_items(ch.reward), size + 2)
+
+
+def fill_of(card: str | int) -> tuple[int, int, int]:
+    return BUILDING_FILL[card_color(card)]

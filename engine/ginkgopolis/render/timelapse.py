@@ -1,0 +1,68 @@
+"""An animated GIF of the city, one frame per round, for the end-of-game message."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image
+
+from engine.ginkgopolis.render.canvas import Canvas
+from engine.ginkgopolis.render.city import draw_city
+from engine.ginkgopolis.render.layout import fit_pitch, place_city, views_bounds
+from engine.ginkgopolis.render.palette import BACKGROUND, HIGHLIGHT, INK, WHITE
+from engine.ginkgopolis.render.panel import badge
+
+View = dict[str, Any]
+
+FRAME_MAX = 640  # pixels; a GIF this size stays small and Discord shows it whole
+BAND_H = 44
+MARGIN = 10
+FRAME_MS = 700
+LAST_MS = 3000
+
+
+def render_timelapse(views: Sequence[View]) -> bytes:
+    """GIF bytes: the city after each of ``views`` (public views, one per round)."""
+    if not views:
+        raise ValueError("render_timelapse needs at least one view")
+    # One frame size and one scale for the whole film, so the city does not jump.
+    bounds = views_bounds(views)
+    pitch = fit_pitch(bounds, FRAME_MAX, FRAME_MAX, lo=24, hi=96)
+    width = max(bounds.cols * pitch + 2 * MARGIN, 420)
+    height = bounds.rows * pitch + 2 * MARGIN + BAND_H
+    frames = [_frame(v, bounds, pitch, width, height) for v in views]
+    # A palette taken from the last (fullest) frame, applied to all without dithering:
+    # deterministic, and flat areas stay flat, which keeps the GIF small.
+    palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_MS]
+    buf = io.BytesIO()
+    indexed[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=indexed[1:],
+        duration=durations,
+        loop=0,
+        disposal=1,
+    )
+    return buf.getvalue()
+
+
+def _frame(view: View, bounds: Any, pitch: int, width: int, height: int) -> Image.Image:
+    c = Canvas.new(width, height, BACKGROUND)
+    c.d.rectangle((0, 0, width, BAND_H), fill=INK)
+    cy = BAND_H // 2
+    label = "Final city" if view.get("phase") == "over" else f"Round {view.get('round')}"
+    x = MARGIN + c.text((MARGIN, cy), label, 22, HIGHLIGHT, anchor="lm", bold=True) + 16
+    for p in view["players"]:
+        if x > width - 70:
+            break
+        badge(c, x + 13, cy, 26, str(p["color"]), on_dark=True)
+        sp = "?" if p.get("sp") is None else str(p["sp"])
+        x += 30 + c.text((x + 30, cy), sp, 18, WHITE, anchor="lm", bold=True) + 14
+    area = (MARGIN, BAND_H + MARGIN, width - MARGIN, height - MARGIN)
+    draw_city(c, view, place_city(bounds, area, pitch))
+    return c.im
