@@ -14,7 +14,9 @@ from engine.ginkgopolis import GAME
 ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
-def collect(seats: int, seed: int, options: dict[str, Any]) -> tuple[list[Any], list[dict[str, Any]]]:
+def collect(
+    seats: int, seed: int, options: dict[str, Any]
+) -> tuple[list[Any], list[dict[str, Any]]]:
     """Events of a whole game, and one prompt context per decision kind met."""
     state = GAME.setup(seats, options, seed)
     rng = Rng.from_seed(seed)
@@ -30,7 +32,11 @@ def collect(seats: int, seed: int, options: dict[str, Any]) -> tuple[list[Any], 
     return events, list(prompts.values())
 
 
-GAMES = [collect(4, 3, {}), collect(1, 4, {"expert_hal": True}), collect(2, 5, {"characters": "intro"})]
+GAMES = [
+    collect(4, 3, {}),
+    collect(1, 4, {"expert_hal": True}),
+    collect(2, 5, {"characters": "intro"}),
+]
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
