@@ -70,6 +70,11 @@ class Board:
         top = self.top(foundation)
         return top.colour if top is not None and top.kind == "roof" else None
 
+    def pieces_placed(self) -> int:
+        """One move places one piece; a bridge stands in two towers but is one piece."""
+        in_towers = sum(len(t) for t in self.towers)
+        return in_towers - sum(p.kind == "bridge" for t in self.towers for p in t) // 2
+
     def bridge_ends(self, colour: str) -> tuple[int, int] | None:
         ends = [f for f in FOUNDATIONS if Piece("bridge", colour) in self.tower(f)]
         return (ends[0], ends[1]) if ends else None
@@ -161,7 +166,21 @@ class Board:
     def spots(self, colour: str, kind: Kind) -> Iterator[tuple[int, ...]]:
         """Every place a ``kind`` of ``colour`` may go now, in a stable order."""
         if kind == "bridge":
-            yield from (span for span in BRIDGE_SPANS if self.allows(colour, kind, span))
+            # The same conditions as _check_bridge, without building refusals: this
+            # runs for every move of every playout (a property test keeps them equal).
+            heights = self._heights
+            for a, b in BRIDGE_SPANS:
+                if heights[a - 1] != heights[b - 1] or not heights[a - 1]:
+                    continue
+                top_a, top_b = self.towers[a - 1][-1], self.towers[b - 1][-1]
+                if (
+                    top_a.kind != "roof"
+                    and top_b.kind != "roof"
+                    and top_a.colour != colour
+                    and top_b.colour != colour
+                    and not (top_a.kind == "bridge" and top_a == top_b)
+                ):
+                    yield (a, b)
         elif kind in BLOCKS:
             yield from ((f,) for f in self.lowest_open(colour))
         else:

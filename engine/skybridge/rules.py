@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from engine.core.errors import BadOptions, IllegalAction, NotYourTurn, ParseError
@@ -78,24 +78,28 @@ def slot_colours(state: SkybridgeState, slot: Slot) -> list[str]:
 
 
 def slot_moves(state: SkybridgeState, slot: Slot) -> list[Place]:
+    return list(_moves(state, slot))
+
+
+def can_place(state: SkybridgeState, slot: Slot) -> bool:
+    return next(_moves(state, slot), None) is not None
+
+
+def _moves(state: SkybridgeState, slot: Slot) -> Iterator[Place]:
+    """Lazily, so that "can this slot place at all?" stops at the first move."""
     board = state.board
-    choose = slot.colour is None
-    moves: list[Place] = []
+    shown = slot.colour is None  # choose_colour: the action names its colour
     for colour in slot_colours(state, slot):
         for kind in KINDS:
             if state.supply[colour][kind] > 0:
-                shown = colour if choose else None
-                moves.extend(Place(kind, at, shown) for at in board.spots(colour, kind))
+                for at in board.spots(colour, kind):
+                    yield Place(kind, at, colour if shown else None)
     fourth = fourth_colour(state.seats)
     if fourth is not None:
         for kind in BLOCKS:
             if state.extra[slot.seat][kind] > 0:
-                moves.extend(Place(kind, at, None, True) for at in board.spots(fourth, kind))
-    return moves
-
-
-def can_place(state: SkybridgeState, slot: Slot) -> bool:
-    return bool(slot_moves(state, slot))
+                for at in board.spots(fourth, kind):
+                    yield Place(kind, at, None, True)
 
 
 def legal_moves(state: SkybridgeState, seat: int) -> list[Place]:
@@ -122,7 +126,6 @@ def play(state: SkybridgeState, seat: int, action: Place) -> list[Event]:
     pool = state.extra[seat] if action.extra else state.supply[colour]
     pool[action.kind] -= 1
     state.board.place(colour, action.kind, action.at)
-    state.moves += 1
     state.last = {
         "seat": seat,
         "colour": colour,

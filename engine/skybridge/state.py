@@ -36,7 +36,6 @@ class SkybridgeState:
     turn: int | None
     # Rotation indices out for good (only with the ``elimination`` option).
     eliminated: list[int] = field(default_factory=list)
-    moves: int = 0
     last: dict[str, Any] | None = None
 
     @property
@@ -54,7 +53,6 @@ class SkybridgeState:
             "extra": [dict(e) for e in self.extra],
             "turn": self.turn,
             "eliminated": list(self.eliminated),
-            "moves": self.moves,
             "last": dict(self.last) if self.last is not None else None,
         }
 
@@ -70,7 +68,6 @@ class SkybridgeState:
             extra=[_kinds(e) for e in data["extra"]],
             turn=None if data["turn"] is None else int(data["turn"]),
             eliminated=[int(i) for i in data["eliminated"]],
-            moves=int(data["moves"]),
             last=dict(data["last"]) if data["last"] is not None else None,
         )
 

@@ -23,7 +23,7 @@ def view(state: SkybridgeState, seat: int | None) -> dict[str, Any]:
         "seats": state.seats,
         "viewer": seat,
         "options": dict(state.options),
-        "moves": state.moves,
+        "moves": state.board.pieces_placed(),
         "board": _board(state),
         "colours": {c: {"letter": LETTERS[c], "owner": owner_of(state.seats, c)} for c in COLOURS},
         "fourth_colour": fourth_colour(state.seats),

@@ -12,7 +12,7 @@ from engine.core.play import ai_playout
 from engine.core.rng import Rng
 from engine.skybridge.board import BRIDGE_SPANS, FOUNDATIONS, Refusal
 from engine.skybridge.pieces import BLOCKS, EXTRA_PER_SEAT, KINDS, PER_COLOUR, Piece
-from engine.skybridge.seating import seat_colours
+from engine.skybridge.seating import rotation, seat_colours
 from engine.skybridge.state import SkybridgeState
 
 modes = st.sampled_from(
@@ -73,11 +73,17 @@ def test_the_game_ends_only_when_nobody_can_place(
     seats, options = mode
     final = random_game(seats, options, seed)[-1]
     board = final.board
-    for seat in range(seats):
-        for colour in seat_colours(seats)[seat]:
+    for index, slot in enumerate(rotation(final)):
+        if index in final.eliminated:
+            continue  # out for good (elimination option), even if it could place now
+        colours = [slot.colour] if slot.colour else seat_colours(seats)[slot.seat]
+        for colour in colours:
             for kind in KINDS:
                 if final.supply[colour][kind]:
                     assert not list(board.spots(colour, kind))
+        for kind in BLOCKS if seats == 3 else ():
+            if final.extra[slot.seat][kind]:
+                assert not list(board.spots("blue", kind))
 
 
 @settings(max_examples=20, deadline=None)

@@ -14,7 +14,7 @@ RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
 # Bridges: red 1-2 (same row, drawn across), yellow 2-5 (between rows, an arrow).
 LAYOUT = {
-    1: "G3 R= B2", 2: "B3 R= Y=", 3: "G3 B2 Y2", 4: "Y3", 5: "B3 G2 Y=", 6: "R2 B3 G^",
+    1: "G3 R= B2", 2: "B3 R= Y=", 3: "G3 B2 Y2", 4: "Y3", 5: "B2 G2 Y=", 6: "R2 B3 G^",
 }  # fmt: skip
 
 
