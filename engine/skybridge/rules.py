@@ -118,10 +118,8 @@ def play(state: SkybridgeState, seat: int, action: Place) -> list[Event]:
         raise NotYourTurn(f"It is seat {slot.seat + 1}'s turn, not yours.")
     legal = slot_moves(state, slot)
     if action not in legal:
-        raise IllegalAction(
-            _why_illegal(state, slot, action),
-            legal=[a.text() for a in legal[:20]],
-        )
+        why = _why_illegal(state, slot, action)
+        raise IllegalAction(why.message, code=why.code, legal=[a.text() for a in legal[:20]])
     colour = piece_colour(state, slot, action)
     pool = state.extra[seat] if action.extra else state.supply[colour]
     pool[action.kind] -= 1
@@ -214,33 +212,36 @@ def _pass_turn(state: SkybridgeState) -> list[Event]:
     ]
 
 
-def _why_illegal(state: SkybridgeState, slot: Slot, action: Place) -> str:
+def _why_illegal(state: SkybridgeState, slot: Slot, action: Place) -> Refusal:
+    """The first rule ``action`` breaks, with a stable code (see board.Refusal)."""
     fourth = fourth_colour(state.seats)
     if action.extra:
         if fourth is None:
-            return "Fourth-colour blocks exist only in the 3-player game."
+            return Refusal("no_fourth_colour", "Fourth-colour blocks are for 3 players only.")
         colour = fourth
         if state.extra[slot.seat].get(action.kind, 0) <= 0:
-            return f"You have no {fourth} {KIND_NAMES[action.kind]} left."
+            return Refusal("none_left", f"You have no {fourth} {KIND_NAMES[action.kind]} left.")
     else:
         mine = slot_colours(state, slot)
         if slot.colour is None:
             if action.colour is None:
-                return f"Say which colour you play: {' or '.join(mine)}."
+                return Refusal("which_colour", f"Say which colour you play: {' or '.join(mine)}.")
             colour = action.colour
         else:
             if action.colour is not None and action.colour != slot.colour:
-                return f"This turn you play {slot.colour}, not {action.colour}."
+                return Refusal(
+                    "wrong_colour", f"This turn you play {slot.colour}, not {action.colour}."
+                )
             colour = slot.colour
         if colour not in mine:
-            return f"You play {' and '.join(mine)}, not {colour}."
+            return Refusal("not_your_colour", f"You play {' and '.join(mine)}, not {colour}.")
         if state.supply[colour][action.kind] <= 0:
-            return f"You have no {colour} {KIND_NAMES[action.kind]} left."
+            return Refusal("none_left", f"You have no {colour} {KIND_NAMES[action.kind]} left.")
     try:
         state.board.check(colour, action.kind, action.at)
     except Refusal as refusal:
-        return refusal.message
-    return f"{action.text()} is not possible now."
+        return refusal
+    return Refusal("illegal", f"{action.text()} is not possible now.")
 
 
 def resolve_typed(state: SkybridgeState, seat: int, typed: Typed) -> Place:

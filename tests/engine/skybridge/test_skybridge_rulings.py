@@ -303,3 +303,23 @@ def test_refusals_leave_the_state_untouched() -> None:
     with pytest.raises(IllegalAction, match="no red 3-storey block left"):
         GAME.apply(state, RED, place("3@9"))
     assert snapshot(state) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("3@1", "not_lowest"),
+        ("bridge 1-5", "not_adjacent"),
+        ("bridge 2-5", "unequal"),
+        ("bridge 2-3", "same_colour"),
+        ("bridge 8-9", "bridge_on_empty"),
+        ("roof 9", "roof_on_empty"),
+        ("x3@9", "no_fourth_colour"),
+    ],
+)
+def test_refusals_carry_a_stable_code(text: str, code: str) -> None:
+    state = scenario(4, BRIDGE_TABLE, turn_seat=RED)
+    with pytest.raises(IllegalAction) as info:
+        GAME.apply(state, RED, place(text))
+    assert info.value.code == code
+    assert "3@9" in info.value.params["legal"]

@@ -145,3 +145,15 @@ def test_your_turn_explains_the_text_forms(locale: str) -> None:
     }
     text = ENV.get_template(f"{locale}/skybridge/your_turn.txt").render(context)
     assert NAMES[seat] in text and "3@5" in text and "x3@5" in text and "`3@1`" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_refusal_gives_the_reason(locale: str) -> None:
+    context = {
+        "typed": "3@1",
+        "message": "A red piece may not rest on a red piece (top of foundation 1).",
+        "options": [{"text": "3@2"}],
+        "locale": locale,
+    }
+    text = ENV.get_template(f"{locale}/skybridge/refusal_illegal.txt").render(context)
+    assert "`3@1`" in text and "may not rest on a red piece" in text and "`3@2`" in text
