@@ -14,9 +14,23 @@ Every function is pure: the same view gives the same bytes.
 
 from __future__ import annotations
 
-from engine.ginkgopolis.render.board import board_layout, render_board
-from engine.ginkgopolis.render.final import render_final
-from engine.ginkgopolis.render.hand import render_private
-from engine.ginkgopolis.render.timelapse import render_timelapse
+from engine.ginkgopolis.render.board import BoardLayout, board_layout, render_board
+from engine.ginkgopolis.render.final import FinalLayout, final_layout, render_final
+from engine.ginkgopolis.render.hand import HandLayout, hand_layout, render_private
+from engine.ginkgopolis.render.layout import CityLayout
+from engine.ginkgopolis.render.timelapse import render_timelapse, timelapse_layout
 
-__all__ = ["board_layout", "render_board", "render_final", "render_private", "render_timelapse"]
+__all__ = [
+    "BoardLayout",
+    "CityLayout",
+    "FinalLayout",
+    "HandLayout",
+    "board_layout",
+    "final_layout",
+    "hand_layout",
+    "render_board",
+    "render_final",
+    "render_private",
+    "render_timelapse",
+    "timelapse_layout",
+]

@@ -9,7 +9,14 @@ from typing import Any
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.canvas import Box, Canvas
 from engine.ginkgopolis.render.city import draw_city
-from engine.ginkgopolis.render.layout import CityLayout, bounds_of, cells_of, fit_pitch, place_city
+from engine.ginkgopolis.render.layout import (
+    CityLayout,
+    bounds_of,
+    cells_of,
+    fit_pitch,
+    place_city,
+    require_public,
+)
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
     BUILDING_FILL,
@@ -77,6 +84,8 @@ def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = Non
 
 
 def render_board(view: View) -> bytes:
+    """PNG of the public board. Refuses a seat's view: what is posted must hold no secret."""
+    require_public(view, "render_board")
     lay = board_layout(view)
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, view, lay.size[0])

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.board import HEADER_H, MARGIN, WIDTH, draw_header, draw_legend
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
 from engine.ginkgopolis.render.city import draw_city
-from engine.ginkgopolis.render.layout import bounds_of, cells_of, fit_pitch, place_city
+from engine.ginkgopolis.render.layout import (
+    CityLayout,
+    bounds_of,
+    cells_of,
+    fit_pitch,
+    place_city,
+    require_public,
+)
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
     BUILDING_NAME,
@@ -27,6 +35,7 @@ Outcome = dict[str, Any]
 CITY_W = 600
 LEGEND_H = 64
 ROW_H = 118
+TABLE_TOP = 44
 COLUMNS = (("tokens", "SP"), ("card", "cards"), ("new_hand", "New Hand"), ("district", "districts"))
 PLACE = {1: "1st", 2: "2nd"}
 
@@ -38,10 +47,23 @@ def _player_of(view: View, standing: dict[str, Any]) -> dict[str, Any]:
     return dict(view["players"][int(seat)])
 
 
-def render_final(view: View, outcome: Outcome) -> bytes:
-    """PNG: final city and score breakdown (``outcome`` is ``Outcome.to_json()``)."""
-    standings = sorted(
-        outcome["standings"], key=lambda s: (s["rank"], -1 if s["seat"] is None else s["seat"])
+@dataclass(frozen=True)
+class FinalLayout:
+    size: tuple[int, int]
+    city: CityLayout
+    legend: Box
+    table: Box
+    standings: tuple[dict[str, Any], ...]  # best rank first, as drawn
+    rows: tuple[Box, ...]  # one per standing, same order
+
+
+def final_layout(view: View, outcome: Outcome) -> FinalLayout:
+    """Where render_final puts everything, for drawing and for tests."""
+    standings = tuple(
+        sorted(
+            outcome["standings"],
+            key=lambda s: (s["rank"], -1 if s["seat"] is None else s["seat"]),
+        )
     )
     bounds = bounds_of(cells_of(view))
     pitch = fit_pitch(bounds, CITY_W, 900)
@@ -49,33 +71,40 @@ def render_final(view: View, outcome: Outcome) -> bytes:
     table_w = WIDTH - CITY_W - 3 * MARGIN
     width = city_w + table_w + 3 * MARGIN
     city_h = bounds.rows * pitch
-    table_h = 44 + ROW_H * len(standings)
+    table_h = TABLE_TOP + ROW_H * len(standings)
     body_h = max(city_h + MARGIN + LEGEND_H, table_h)
     top = HEADER_H + MARGIN
-    c = Canvas.new(width, top + body_h + MARGIN, BACKGROUND)
-    draw_header(c, view, width, title="Ginkgopolis - final scores")
     block_top = top + (body_h - city_h - MARGIN - LEGEND_H) // 2
-    lay = place_city(bounds, (MARGIN, block_top, MARGIN + city_w, block_top + city_h), pitch)
-    draw_city(c, view, lay, numbered=True)
+    city = place_city(bounds, (MARGIN, block_top, MARGIN + city_w, block_top + city_h), pitch)
     legend_top = block_top + city_h + MARGIN
-    draw_legend(c, (MARGIN, legend_top, MARGIN + city_w, legend_top + LEGEND_H))
+    legend = (MARGIN, legend_top, MARGIN + city_w, legend_top + LEGEND_H)
     x0 = 2 * MARGIN + city_w
-    _table(c, (x0, top, x0 + table_w, top + body_h), view, standings)
+    table = (x0, top, x0 + table_w, top + body_h)
+    rows = tuple(
+        (x0, top + TABLE_TOP + i * ROW_H, x0 + table_w, top + TABLE_TOP + (i + 1) * ROW_H - 8)
+        for i in range(len(standings))
+    )
+    return FinalLayout((width, top + body_h + MARGIN), city, legend, table, standings, rows)
+
+
+def render_final(view: View, outcome: Outcome) -> bytes:
+    """PNG: final city and score breakdown (``outcome`` is ``Outcome.to_json()``)."""
+    require_public(view, "render_final")
+    lay = final_layout(view, outcome)
+    c = Canvas.new(*lay.size, BACKGROUND)
+    draw_header(c, view, lay.size[0], title="Ginkgopolis - final scores")
+    draw_city(c, view, lay.city, numbered=True)
+    draw_legend(c, lay.legend)
+    x0, y0, x1, _ = lay.table
+    c.text((x0 + 4, y0 + 6), "Final scoring", 22, INK, anchor="la", bold=True)
+    c.text((x1 - 4, y0 + 10), "numbered circles = districts", 13, MUTED, anchor="ra")
+    for box, s in zip(lay.rows, lay.standings, strict=True):
+        _row(c, box, view, s)
     return c.png()
 
 
 def _sum(lines: list[dict[str, Any]], key: str) -> int:
     return sum(int(ln["points"]) for ln in lines if ln["key"] == key)
-
-
-def _table(c: Canvas, box: Box, view: View, standings: list[dict[str, Any]]) -> None:
-    x0, y0, x1, _ = box
-    c.text((x0 + 4, y0 + 6), "Final scoring", 22, INK, anchor="la", bold=True)
-    c.text((x1 - 4, y0 + 10), "numbered circles = districts", 13, MUTED, anchor="ra")
-    y = y0 + 44
-    for s in standings:
-        _row(c, (x0, y, x1, y + ROW_H - 8), view, s)
-        y += ROW_H
 
 
 def _row(c: Canvas, box: Box, view: View, s: dict[str, Any]) -> None:

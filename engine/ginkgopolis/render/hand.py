@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.ginkgopolis.cards import is_urbanization
@@ -29,13 +30,32 @@ WIDTH = 1100
 MARGIN = 14
 HEADER_H = 56
 CARD_W, CARD_H = 190, 268
-SIDE_W = 1100 - 4 * CARD_W - 3 * 12 - 3 * MARGIN
+SIDE_W = 1100 - 4 * CARD_W - 3 * 12 - 3 * MARGIN  # the hand of 4 fills the rest
 TILE = 78
 TILE_GAP = 10
+TILES_PER_ROW = 6
+CARD_GAP = 12
 
 
-def render_private(view: View) -> bytes:
-    """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``)."""
+@dataclass(frozen=True)
+class HandLayout:
+    size: tuple[int, int]
+    cards: tuple[Box, ...]  # the hand, or the draft packet while drafting
+    tiles: tuple[Box, ...]  # the tiles behind the screen, in the view's order
+    screen: Box
+    tiles_area: Box
+    front: Box
+
+
+def _row_cards(view: View) -> list[Any]:
+    me = view["me"]
+    packet = [int(c) for c in me.get("packet", [])]
+    # During the draft there is no hand yet: the packet takes its place.
+    return packet if packet else list(me["hand"])
+
+
+def hand_layout(view: View) -> HandLayout:
+    """Where render_private puts everything, for drawing and for tests."""
     me = view.get("me")
     seat = view.get("seat")
     if me is None or seat is None:
@@ -43,34 +63,66 @@ def render_private(view: View) -> bytes:
             "render_private needs a seat's view (view(state, seat)), not the public one"
         )
     player = view["players"][int(seat)]
-    packet = [int(c) for c in me.get("packet", [])]
-    tiles_rows = max(1, -(-len(me["tiles"]) // 6))
-    tiles_h = 40 + tiles_rows * (TILE + TILE_GAP)
-    front_h = panel_height(player, minimum=2)
-    lower_h = max(tiles_h, front_h)
-    row_h = 36 + CARD_H + 30
-    height = HEADER_H + MARGIN + row_h + MARGIN + lower_h + MARGIN
-    c = Canvas.new(WIDTH, height, BACKGROUND)
-    _header(c, view, player)
-    y = HEADER_H + MARGIN
-    pick = me.get("pick") or {}
-    # During the draft there is no hand yet: the packet takes its place.
-    if packet:
-        _section_title(c, MARGIN, y, "Draft: keep one of these characters")
-        _cards_row(c, MARGIN, y + 32, packet, me.get("draft_pick"), view)
-    elif me["hand"]:
-        _section_title(c, MARGIN, y, f"Your hand ({len(me['hand'])} cards)")
-        _cards_row(c, MARGIN, y + 32, list(me["hand"]), pick.get("card"), view)
-    else:
-        _section_title(c, MARGIN, y, "Your hand is empty")
-    side = (WIDTH - MARGIN - SIDE_W, y + 32, WIDTH - MARGIN, y + 32 + CARD_H)
-    _screen_box(c, side, player)
-    y += row_h + MARGIN
+    n = len(_row_cards(view))
+    room = WIDTH - 3 * MARGIN - SIDE_W
+    scale = min(1.0, (room + CARD_GAP) / max(1, n) / (CARD_W + CARD_GAP))
+    cw, ch = int(CARD_W * scale), int(CARD_H * scale)
+    top = HEADER_H + MARGIN + 32
+    cards = tuple(
+        (MARGIN + i * (cw + CARD_GAP), top, MARGIN + i * (cw + CARD_GAP) + cw, top + ch)
+        for i in range(n)
+    )
+    screen = (WIDTH - MARGIN - SIDE_W, top, WIDTH - MARGIN, top + CARD_H)
+    tiles_rows = max(1, -(-len(me["tiles"]) // TILES_PER_ROW))
+    lower_h = max(40 + tiles_rows * (TILE + TILE_GAP), panel_height(player, minimum=2))
+    y = top + CARD_H + 30 + MARGIN
     half = (WIDTH - 3 * MARGIN) // 2
-    _tiles_box(c, (MARGIN, y, MARGIN + half, y + lower_h), me, pick.get("tile"))
+    tiles_area = (MARGIN, y, MARGIN + half, y + lower_h)
+    tiles = tuple(
+        (
+            MARGIN + 14 + (i % TILES_PER_ROW) * (TILE + TILE_GAP),
+            y + 40 + (i // TILES_PER_ROW) * (TILE + TILE_GAP),
+            MARGIN + 14 + (i % TILES_PER_ROW) * (TILE + TILE_GAP) + TILE,
+            y + 40 + (i // TILES_PER_ROW) * (TILE + TILE_GAP) + TILE,
+        )
+        for i in range(len(me["tiles"]))
+    )
     front = (2 * MARGIN + half, y, WIDTH - MARGIN, y + lower_h)
+    return HandLayout((WIDTH, y + lower_h + MARGIN), cards, tiles, screen, tiles_area, front)
+
+
+def render_private(view: View) -> bytes:
+    """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``)."""
+    lay = hand_layout(view)
+    me = view["me"]
+    seat = int(view["seat"])
+    player = view["players"][seat]
+    c = Canvas.new(*lay.size, BACKGROUND)
+    _header(c, view, player)
+    title_y = HEADER_H + MARGIN
+    pick = me.get("pick") or {}
+    row = _row_cards(view)
+    if me.get("packet"):
+        _section_title(c, MARGIN, title_y, "Draft: keep one of these characters")
+        chosen = me.get("draft_pick")
+    elif row:
+        _section_title(c, MARGIN, title_y, f"Your hand ({len(row)} cards)")
+        chosen = pick.get("card")
+    else:
+        _section_title(c, MARGIN, title_y, "Your hand is empty")
+        chosen = None
+    for box, card in zip(lay.cards, row, strict=True):
+        _card(c, box, card, card == chosen, view)
+    _screen_box(c, lay.screen, player)
+    _tiles_box(c, lay.tiles_area, me)
+    refill = set(me.get("refill", []))
+    for box, t in zip(lay.tiles, me["tiles"], strict=True):
+        if t == pick.get("tile") or t in refill:
+            x0, y0, x1, y1 = box
+            c.d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=10, fill=HIGHLIGHT)
+        draw_tile(c, box, str(t))
     drafting = view.get("phase") == "draft"
-    draw_panel(c, front, player, first=view.get("first") == seat, drafting=drafting)
+    draw_panel(c, lay.front, player, first=view.get("first") == seat, drafting=drafting)
     return c.png()
 
 
@@ -99,24 +151,13 @@ def _section_title(c: Canvas, x: int, y: int, text: str) -> None:
     c.text((x, y + 4), text, 20, INK, anchor="la", bold=True)
 
 
-def _cards_row(c: Canvas, x: int, y: int, cards: list[Any], chosen: Any, view: View) -> None:
-    for card in cards:
-        box = (x, y, x + CARD_W, y + CARD_H)
-        if card == chosen:
-            c.d.rounded_rectangle(
-                (x - 6, y - 6, x + CARD_W + 6, y + CARD_H + 6), radius=14, fill=HIGHLIGHT
-            )
-        draw_card(c, box, card)
-        caption = "CHOSEN" if card == chosen else _city_caption(view, card)
-        c.text(
-            (x + CARD_W / 2, y + CARD_H + 8),
-            caption,
-            14,
-            INK if card == chosen else MUTED,
-            anchor="ma",
-            bold=card == chosen,
-        )
-        x += CARD_W + 12
+def _card(c: Canvas, box: Box, card: Any, chosen: bool, view: View) -> None:
+    x0, y0, x1, y1 = box
+    if chosen:
+        c.d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=14, fill=HIGHLIGHT)
+    draw_card(c, box, card)
+    caption = "CHOSEN" if chosen else _city_caption(view, card)
+    c.text(((x0 + x1) / 2, y1 + 8), caption, 14, INK if chosen else MUTED, anchor="ma", bold=chosen)
 
 
 def _city_caption(view: View, card: Any) -> str:
@@ -158,26 +199,10 @@ def _screen_box(c: Canvas, box: Box, p: dict[str, Any]) -> None:
     )
 
 
-def _tiles_box(c: Canvas, box: Box, me: dict[str, Any], chosen: str | None) -> None:
-    x0, y0, _x1, _y1 = box
+def _tiles_box(c: Canvas, box: Box, me: dict[str, Any]) -> None:
+    x0, y0, _, _ = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    tiles = list(me["tiles"])
-    refill = set(me.get("refill", []))
-    c.text(
-        (x0 + 14, y0 + 10),
-        f"Tiles behind your screen ({len(tiles)})",
-        18,
-        INK,
-        anchor="la",
-        bold=True,
-    )
-    if not tiles:
+    n = len(me["tiles"])
+    c.text((x0 + 14, y0 + 10), f"Tiles behind your screen ({n})", 18, INK, anchor="la", bold=True)
+    if not n:
         c.text((x0 + 14, y0 + 50), "none", 16, MUTED, anchor="la")
-    for i, t in enumerate(tiles):
-        tx = x0 + 14 + (i % 6) * (TILE + TILE_GAP)
-        ty = y0 + 40 + (i // 6) * (TILE + TILE_GAP)
-        if t == chosen or t in refill:
-            c.d.rounded_rectangle(
-                (tx - 4, ty - 4, tx + TILE + 4, ty + TILE + 4), radius=10, fill=HIGHLIGHT
-            )
-        draw_tile(c, (tx, ty, tx + TILE, ty + TILE), t)

@@ -77,6 +77,12 @@ class CityLayout:
         return (x0 + g, y0 + g, x1 - (self.gap - g), y1 - (self.gap - g))
 
 
+def require_public(view: View, who: str) -> None:
+    """Images posted to the table are drawn from the public view only."""
+    if view.get("me") is not None or view.get("seat") is not None:
+        raise ValueError(f"{who} takes the public view: view(state, None)")
+
+
 def cells_of(view: View) -> list[Cell]:
     """Every cell the city image must show: buildings and urbanization tokens."""
     cells = [(int(b["x"]), int(b["y"])) for b in view["board"]]

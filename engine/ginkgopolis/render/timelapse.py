@@ -10,7 +10,13 @@ from PIL import Image
 
 from engine.ginkgopolis.render.canvas import Canvas
 from engine.ginkgopolis.render.city import draw_city
-from engine.ginkgopolis.render.layout import fit_pitch, place_city, views_bounds
+from engine.ginkgopolis.render.layout import (
+    CityLayout,
+    fit_pitch,
+    place_city,
+    require_public,
+    views_bounds,
+)
 from engine.ginkgopolis.render.palette import BACKGROUND, HIGHLIGHT, INK, WHITE
 from engine.ginkgopolis.render.panel import badge
 
@@ -27,12 +33,10 @@ def render_timelapse(views: Sequence[View]) -> bytes:
     """GIF bytes: the city after each of ``views`` (public views, one per round)."""
     if not views:
         raise ValueError("render_timelapse needs at least one view")
-    # One frame size and one scale for the whole film, so the city does not jump.
-    bounds = views_bounds(views)
-    pitch = fit_pitch(bounds, FRAME_MAX, FRAME_MAX, lo=24, hi=96)
-    width = max(bounds.cols * pitch + 2 * MARGIN, 420)
-    height = bounds.rows * pitch + 2 * MARGIN + BAND_H
-    frames = [_frame(v, bounds, pitch, width, height) for v in views]
+    for v in views:
+        require_public(v, "render_timelapse")
+    size, city = timelapse_layout(views)
+    frames = [_frame(v, city, size) for v in views]
     # A palette taken from the last (fullest) frame, applied to all without dithering:
     # deterministic, and flat areas stay flat, which keeps the GIF small.
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
@@ -51,7 +55,21 @@ def render_timelapse(views: Sequence[View]) -> bytes:
     return buf.getvalue()
 
 
-def _frame(view: View, bounds: Any, pitch: int, width: int, height: int) -> Image.Image:
+def timelapse_layout(views: Sequence[View]) -> tuple[tuple[int, int], CityLayout]:
+    """Frame size and city placement shared by every frame (for drawing and tests).
+
+    One size and one scale for the whole film, so the city does not jump.
+    """
+    bounds = views_bounds(views)
+    pitch = fit_pitch(bounds, FRAME_MAX, FRAME_MAX, lo=24, hi=96)
+    width = max(bounds.cols * pitch + 2 * MARGIN, 420)
+    height = bounds.rows * pitch + 2 * MARGIN + BAND_H
+    area = (MARGIN, BAND_H + MARGIN, width - MARGIN, height - MARGIN)
+    return (width, height), place_city(bounds, area, pitch)
+
+
+def _frame(view: View, city: CityLayout, size: tuple[int, int]) -> Image.Image:
+    width, height = size
     c = Canvas.new(width, height, BACKGROUND)
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
@@ -63,6 +81,5 @@ def _frame(view: View, bounds: Any, pitch: int, width: int, height: int) -> Imag
         badge(c, x + 13, cy, 26, str(p["color"]), on_dark=True)
         sp = "?" if p.get("sp") is None else str(p["sp"])
         x += 30 + c.text((x + 30, cy), sp, 18, WHITE, anchor="lm", bold=True) + 14
-    area = (MARGIN, BAND_H + MARGIN, width - MARGIN, height - MARGIN)
-    draw_city(c, view, place_city(bounds, area, pitch))
+    draw_city(c, view, city)
     return c.im

@@ -1,0 +1,224 @@
+"""The public board image shows what the public view says, and nothing else."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from PIL import Image
+
+from engine.ginkgopolis.render import board_layout, render_board
+from engine.ginkgopolis.render.board import MAX_WIDTH, WIDTH
+from engine.ginkgopolis.render.canvas import Canvas
+from engine.ginkgopolis.render.layout import MIN_PITCH, districts
+from engine.ginkgopolis.render.palette import (
+    BACKGROUND,
+    BUILDING_FILL,
+    BUILDING_PATTERN,
+    BUILDING_TINT,
+    player_fill,
+)
+from engine.ginkgopolis.render.tiles import draw_token
+from engine.ginkgopolis.scoring import districts as engine_districts
+from tests.engine.ginkgopolis.render.states import GAME, early, late5, played, png, share
+
+
+def test_same_view_gives_same_bytes() -> None:
+    st = late5()
+    a = render_board(GAME.view(st, None))
+    b = render_board(GAME.view(copy.deepcopy(st), None))
+    assert a == b
+    assert a[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_width_and_file_size_for_a_late_five_player_city() -> None:
+    data = render_board(GAME.view(late5(), None))
+    im = png(data)
+    assert im.width == WIDTH
+    assert im.height < 1.2 * WIDTH
+    assert len(data) < 1024 * 1024
+
+
+@pytest.mark.parametrize("make", [early, late5])
+def test_each_building_is_drawn_in_its_colour(make) -> None:  # type: ignore[no-untyped-def]
+    st = make()
+    view = GAME.view(st, None)
+    im = png(render_board(view))
+    lay = board_layout(view)
+    for b in view["board"]:
+        box = lay.city.tile_box(b["x"], b["y"])
+        own = [BUILDING_FILL[b["color"]], BUILDING_PATTERN[b["color"]]]
+        others = [BUILDING_FILL[k] for k in BUILDING_FILL if k != b["color"]]
+        assert share(im, box, own) > 0.35, (b["top"], box)
+        assert share(im, box, others) < 0.05, (b["top"], box)
+
+
+def test_owner_colour_is_on_owned_buildings_only() -> None:
+    view = GAME.view(late5(), None)
+    im = png(render_board(view))
+    lay = board_layout(view)
+    owned = [b for b in view["board"] if b["owner"] is not None]
+    assert owned
+    for b in view["board"]:
+        x0, y0, x1, y1 = lay.city.tile_box(b["x"], b["y"])
+        strip = (x0, y0 + (y1 - y0) * 2 // 3, x1, y1)
+        if b["owner"] is None:
+            # An unowned tile has no owner strip: no white pill at the bottom.
+            assert share(im, strip, [(255, 255, 255)], tol=3) < 0.02
+            continue
+        color = view["players"][b["owner"]]["color"]
+        assert share(im, strip, [player_fill(color)], tol=10) > 0.03, (b["top"], color)
+
+
+def test_construction_sites_are_marked() -> None:
+    view = GAME.view(late5(), None)
+    im = png(render_board(view))
+    lay = board_layout(view)
+    assert any(b["site"] for b in view["board"]) and not all(b["site"] for b in view["board"])
+    for b in view["board"]:
+        x0, y0, x1, _ = lay.city.tile_box(b["x"], b["y"])
+        corner = (x0 + 2, y0 + 2, x0 + (x1 - x0) // 6, y0 + (x1 - x0) // 6)
+        white = share(im, corner, [(255, 255, 255)], tol=3)
+        assert (white > 0.1) == b["site"], (b["top"], white)
+
+
+def test_every_urbanization_token_is_drawn_with_its_letter() -> None:
+    view = GAME.view(late5(), None)
+    im = png(render_board(view))
+    lay = board_layout(view)
+    assert sorted(view["tokens"]) == list("ABCDEFGHIJKL")
+    for letter, (x, y) in view["tokens"].items():
+        box = lay.city.cell_box(x, y)
+        w, h = box[2] - box[0], box[3] - box[1]
+        expected = Canvas.new(w, h, BACKGROUND)
+        draw_token(expected, (0, 0, w, h), letter)
+        other = Canvas.new(w, h, BACKGROUND)
+        draw_token(other, (0, 0, w, h), "B" if letter != "B" else "C")
+        crop = im.crop(box)
+        assert crop.tobytes() == expected.im.tobytes(), letter
+        assert crop.tobytes() != other.im.tobytes(), letter
+
+
+def test_districts_match_the_engine_scoring_in_order() -> None:
+    for st in (early(), late5(), played(3, 11)[0], played(2, 4)[0]):
+        assert districts(GAME.view(st, None)) == engine_districts(st.board)
+
+
+def test_district_gaps_are_filled_and_other_gaps_are_not() -> None:
+    view = GAME.view(late5(), None)
+    im = png(render_board(view))
+    lay = board_layout(view)
+    member = {cell: i for i, cells in enumerate(districts(view)) for cell in cells}
+    color = {(b["x"], b["y"]): b["color"] for b in view["board"]}
+    checked = {True: 0, False: 0}
+    for (x, y), c in color.items():
+        if (x + 1, y) not in color:
+            continue
+        # The middle of the gap between a tile and its right-hand neighbour.
+        _, y0, x1, y1 = lay.city.tile_box(x, y)
+        nx0 = lay.city.tile_box(x + 1, y)[0]
+        px = im.getpixel(((x1 + nx0) // 2, (y0 + y1) // 2))
+        same = member.get((x, y)) is not None and member.get((x, y)) == member.get((x + 1, y))
+        assert (px == BUILDING_TINT[c]) == same, ((x, y), px)
+        checked[same] += 1
+    assert checked[True] and checked[False]
+
+
+def _synthetic(cells: list[tuple[int, int]]) -> dict[str, object]:
+    """A public view whose city is any shape: each cell gets a tile, tokens around the ends."""
+    view = GAME.view(early(), None)
+    tops = [f"{'BRY'[i % 3]}{1 + i % 20}" for i in range(len(cells))]
+    view["board"] = [
+        {"x": x, "y": y, "tiles": [t], "top": t, "color": t[0], "number": int(t[1:]), "height": 1,
+         "owner": None, "hal": False, "resources": 0, "site": False}
+        for (x, y), t in zip(cells, tops, strict=True)
+    ]
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    ring = [(min(xs) - 1, ys[0]), (max(xs) + 1, ys[-1])] + [(x, min(ys) - 1) for x in range(10)]
+    view["tokens"] = {letter: list(cell) for letter, cell in zip("ABCDEFGHIJKL", ring, strict=False)}
+    return view
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        [(x, 0) for x in range(-20, 20)],  # a long street
+        [(0, y) for y in range(-15, 15)],  # a tower of blocks going south
+        [(x, x) for x in range(-6, 7)] + [(x + 1, x) for x in range(-6, 6)],  # a diagonal stair
+    ],
+)
+def test_any_city_shape_fits_a_sane_image(cells: list[tuple[int, int]]) -> None:
+    view = _synthetic(cells)
+    data = render_board(view)
+    im = png(data)
+    lay = board_layout(view)
+    assert im.size == lay.size
+    assert WIDTH <= im.width <= MAX_WIDTH
+    for b in view["board"]:
+        x0, y0, x1, y1 = lay.city.tile_box(b["x"], b["y"])
+        assert 0 <= x0 < x1 <= im.width and 0 <= y0 < y1 <= im.height
+        assert share(im, (x0, y0, x1, y1), [BUILDING_FILL[b["color"]], BUILDING_PATTERN[b["color"]]]) > 0.35
+    assert lay.city.pitch >= 24
+    if max(len({x for x, _ in cells}), len({y for _, y in cells})) <= 14:
+        assert lay.city.pitch >= MIN_PITCH
+
+
+def test_public_image_holds_no_secret() -> None:
+    st = late5()
+    other = GAME.scramble_hidden(st, None, 99)
+    assert [p.hand for p in st.players] != [p.hand for p in other.players]
+    assert [p.tiles for p in st.players] != [p.tiles for p in other.players]
+    assert render_board(GAME.view(st, None)) == render_board(GAME.view(other, None))
+
+
+def test_strict_screens_hide_the_counts() -> None:
+    st = played(4, 3, stop_round=5, strict_screens=True)[0]
+    changed = copy.deepcopy(st)
+    changed.players[1].sp += 7
+    changed.players[1].screen_res += 2
+    view = GAME.view(st, None)
+    assert view["players"][1]["sp"] is None
+    assert render_board(view) == render_board(GAME.view(changed, None))
+    # The same change is visible when screens are not strict, so the check above can fail.
+    changed.options["strict_screens"] = False
+    st.options["strict_screens"] = False
+    assert render_board(GAME.view(st, None)) != render_board(GAME.view(changed, None))
+
+
+def test_a_seat_view_is_refused() -> None:
+    st = early()
+    with pytest.raises(ValueError, match="public view"):
+        render_board(GAME.view(st, 0))
+
+
+def test_draft_and_solo_boards_render() -> None:
+    draft = GAME.view(GAME.setup(3, {}, 2), None)
+    assert draft["phase"] == "draft"
+    solo_st = played(1, 6)[0]
+    solo = GAME.view(solo_st, None)
+    assert any(b["hal"] for b in solo["board"])
+    for view in (draft, solo):
+        im = png(render_board(view))
+        assert im.size == board_layout(view).size
+    # Hal's buildings carry Hal's grey.
+    im = png(render_board(solo))
+    lay = board_layout(solo)
+    hal = next(b for b in solo["board"] if b["hal"])
+    x0, y0, x1, y1 = lay.city.tile_box(hal["x"], hal["y"])
+    assert share(im, (x0, y0 + (y1 - y0) * 2 // 3, x1, y1), [player_fill("grey")], tol=6) > 0.03
+
+
+def test_golden_image_stays_close() -> None:
+    from pathlib import Path
+
+    from PIL import ImageChops, ImageStat
+
+    golden = Path(__file__).parent / "golden" / "board_4p_seed5_round3.png"
+    got = png(render_board(GAME.view(early(), None)))
+    want = Image.open(golden).convert("RGB")
+    assert got.size == want.size
+    # Mean absolute difference per channel, out of 255: small enough to catch a layout
+    # change, loose enough that another Pillow version's anti-aliasing still passes.
+    diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
+    assert max(diff) < 1.5, diff
