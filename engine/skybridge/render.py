@@ -1,4 +1,6 @@
-"""Pictures of a Skybridge view, as PNG bytes: the board, and the final scores.
+"""Pictures of a Skybridge view, as PNG bytes: ``render_board(view)`` after every
+move, ``render_final(view, outcome)`` at the end (the board above the breakdown).
+Both take an optional list of seat names; both are pure and deterministic.
 
 The board is drawn as it stands on the table, seen from the front: the nine
 foundations keep their places in the 3x3 grid, and each one shows its tower
@@ -23,6 +25,8 @@ from functools import cache
 from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engine.core.protocol import Outcome
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -123,17 +127,27 @@ class Layout:
         return (x0 - 4, ground - height * self.unit - ROOF_H, x1 + 4, ground - height * self.unit)
 
 
-def render_board(view: Mapping[str, Any], names: Sequence[str] | None = None) -> bytes:
+def render_board(view: Mapping[str, Any], *, names: Sequence[str] | None = None) -> bytes:
     """The board of a Skybridge view as a PNG: towers, bridges, roofs, supplies, turn."""
     image = _board_image(view, names)
     return _png(image)
 
 
-def render_scores(view: Mapping[str, Any], names: Sequence[str] | None = None) -> bytes:
-    """The final (or, before the end, the estimated) scores with their breakdown, under
-    the board that produced them."""
+def render_final(
+    view: Mapping[str, Any],
+    outcome: Outcome | Mapping[str, Any] | None = None,
+    *,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """The final scores with their breakdown, under the board that produced them.
+
+    ``outcome`` defaults to the one in the view (present once the game is over);
+    before the end the picture shows the live estimate, labelled as such.
+    """
+    if isinstance(outcome, Outcome):
+        outcome = outcome.to_json()
     board = _board_image(view, names)
-    rows = _score_rows(view, names)
+    rows = _score_rows(view, outcome if outcome is not None else view.get("outcome"), names)
     line_h = 20
     height = board.height + 16 + line_h * len(rows) + 12
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
@@ -354,10 +368,9 @@ def _footer_rows(view: Mapping[str, Any], names: Sequence[str] | None) -> list[t
 
 
 def _score_rows(
-    view: Mapping[str, Any], names: Sequence[str] | None
+    view: Mapping[str, Any], outcome: Mapping[str, Any] | None, names: Sequence[str] | None
 ) -> list[tuple[int, str, str, list[str]]]:
     """(indent, text, points, colour swatches) for each line of the score table."""
-    outcome = view.get("outcome")
     if outcome is not None:
         standings = sorted(outcome["standings"], key=lambda s: (s["rank"], s["seat"]))
     else:

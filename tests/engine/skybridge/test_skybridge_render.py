@@ -8,7 +8,7 @@ from PIL import Image
 from skyhelp import GAME, play, scenario
 
 from engine.core.play import ai_playout
-from engine.skybridge.render import CELL, FILL, TEXT, WIDTH, Layout, render_board, render_scores
+from engine.skybridge.render import CELL, FILL, TEXT, WIDTH, Layout, render_board, render_final
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -36,7 +36,9 @@ def test_same_view_same_bytes() -> None:
     ai_playout(GAME, state, ["greedy"] * 3, 4)
     view = GAME.view(state, None)
     assert render_board(view) == render_board(GAME.view(state.copy(), None))
-    assert render_scores(view, ["Ann", "Bo", "Cy"]) == render_scores(view, ["Ann", "Bo", "Cy"])
+    names = ["Ann", "Bo", "Cy"]
+    outcome = GAME.outcome(state)
+    assert render_final(view, names=names) == render_final(view, outcome, names=names)
     first = image(render_board(view))
     assert first.width == WIDTH and 400 < first.height < 1400
 
@@ -90,8 +92,8 @@ def test_names_are_drawn_in_ascii_and_scores_image_lists_every_line() -> None:
     state = GAME.setup(2, {}, 3)
     ai_playout(GAME, state, ["greedy", "greedy"], 3)
     view = GAME.view(state, None)
-    board = image(render_board(view, ["Chloé", "Zoë"]))
-    scores = image(render_scores(view, ["Chloé", "Zoë"]))
+    board = image(render_board(view, names=["Chloé", "Zoë"]))
+    scores = image(render_final(view, names=["Chloé", "Zoë"]))
     lines = sum(len(s["lines"]) for s in view["outcome"]["standings"])
     # The scores image is the board plus a title, one row per seat and one per line.
     assert scores.height >= board.height + 20 * (1 + 2 + lines)
