@@ -17,7 +17,9 @@ GAME = get_game("ginkgopolis")
 
 
 @lru_cache(maxsize=16)
-def _played(seats: int, seed: int, stop_round: int | None, options: tuple[tuple[str, Any], ...]) -> tuple[State, tuple[dict[str, Any], ...]]:
+def _played(
+    seats: int, seed: int, stop_round: int | None, options: tuple[tuple[str, Any], ...]
+) -> tuple[State, tuple[dict[str, Any], ...]]:
     st = GAME.setup(seats, dict(options), seed)
     rng = Rng.from_seed(seed)
     ai = GAME.ai("greedy")
@@ -61,7 +63,12 @@ def near(a: tuple[int, ...], b: tuple[int, ...], tol: int = 12) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b, strict=False))
 
 
-def share(im: Image.Image, box: tuple[int, int, int, int], colors: list[tuple[int, int, int]], tol: int = 12) -> float:
+def share(
+    im: Image.Image,
+    box: tuple[int, int, int, int],
+    colors: list[tuple[int, int, int]],
+    tol: int = 12,
+) -> float:
     """Fraction of the pixels in ``box`` close to one of ``colors``."""
     crop = im.crop(box)
     counts = crop.getcolors(maxcolors=crop.width * crop.height) or []

@@ -129,14 +129,27 @@ def _synthetic(cells: list[tuple[int, int]]) -> dict[str, object]:
     view = GAME.view(early(), None)
     tops = [f"{'BRY'[i % 3]}{1 + i % 20}" for i in range(len(cells))]
     view["board"] = [
-        {"x": x, "y": y, "tiles": [t], "top": t, "color": t[0], "number": int(t[1:]), "height": 1,
-         "owner": None, "hal": False, "resources": 0, "site": False}
+        {
+            "x": x,
+            "y": y,
+            "tiles": [t],
+            "top": t,
+            "color": t[0],
+            "number": int(t[1:]),
+            "height": 1,
+            "owner": None,
+            "hal": False,
+            "resources": 0,
+            "site": False,
+        }
         for (x, y), t in zip(cells, tops, strict=True)
     ]
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     ring = [(min(xs) - 1, ys[0]), (max(xs) + 1, ys[-1])] + [(x, min(ys) - 1) for x in range(10)]
-    view["tokens"] = {letter: list(cell) for letter, cell in zip("ABCDEFGHIJKL", ring, strict=False)}
+    view["tokens"] = {
+        letter: list(cell) for letter, cell in zip("ABCDEFGHIJKL", ring, strict=False)
+    }
     return view
 
 
@@ -158,7 +171,10 @@ def test_any_city_shape_fits_a_sane_image(cells: list[tuple[int, int]]) -> None:
     for b in view["board"]:
         x0, y0, x1, y1 = lay.city.tile_box(b["x"], b["y"])
         assert 0 <= x0 < x1 <= im.width and 0 <= y0 < y1 <= im.height
-        assert share(im, (x0, y0, x1, y1), [BUILDING_FILL[b["color"]], BUILDING_PATTERN[b["color"]]]) > 0.35
+        assert (
+            share(im, (x0, y0, x1, y1), [BUILDING_FILL[b["color"]], BUILDING_PATTERN[b["color"]]])
+            > 0.35
+        )
     assert lay.city.pitch >= 24
     if max(len({x for x, _ in cells}), len({y for _, y in cells})) <= 14:
         assert lay.city.pitch >= MIN_PITCH
