@@ -9,7 +9,7 @@ from the side, bottom up, every piece in its colour with its colour's letter
 towers of the same row is drawn as a plank across; a bridge between rows,
 which a front view cannot show, has an arrow and the number of the foundation
 at its other end. Roofs are triangles; a roofed cell is tinted in the roof's
-colour. The piece placed last has a thick outline.
+colour. The piece placed last has a thick frame and a black pointer.
 
 Only Pillow's embedded font is used (``ImageFont.load_default(size=...)``),
 which covers plain ASCII, so names are reduced to ASCII before drawing.
@@ -62,7 +62,7 @@ LABEL_H: Final = 30
 ROOF_H: Final = 22
 PLANK_OUT: Final = 5
 TOP_PAD: Final = 8
-LEGEND: Final = "h = storeys. Triangle: roof. Plank: bridge (arrow: to the foundation shown)."
+LEGEND: Final = "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
 
 
 @cache
@@ -192,8 +192,10 @@ def _board_image(view: Mapping[str, Any], names: Sequence[str] | None) -> Image.
     for tower in towers.values():
         _cell(draw, layout, tower)
     for tower in towers.values():
-        _tower(draw, layout, tower, view.get("last"))
+        _tower(draw, layout, tower)
     _bridges_across(draw, layout, towers)
+    if view.get("last") is not None:
+        _mark_last(draw, layout, towers, view["last"])
     y = layout.board_bottom + 10
     for colour, text in footer:
         _swatch(draw, (MARGIN, y, MARGIN + 18, y + 18), colour, 12)
@@ -241,27 +243,14 @@ def _cell(draw: ImageDraw.ImageDraw, layout: Layout, tower: Mapping[str, Any]) -
         draw.text((box[2] - 8, cy), f"roof {LETTER[roof]}", font=font(13), fill=TEXT, anchor="rm")
 
 
-def _tower(
-    draw: ImageDraw.ImageDraw,
-    layout: Layout,
-    tower: Mapping[str, Any],
-    last: Mapping[str, Any] | None,
-) -> None:
+def _tower(draw: ImageDraw.ImageDraw, layout: Layout, tower: Mapping[str, Any]) -> None:
     foundation = tower["foundation"]
-    pieces = tower["pieces"]
-    for index, piece in enumerate(pieces):
+    for piece in tower["pieces"]:
         colour = piece["colour"]
-        is_last = (
-            last is not None
-            and index == len(pieces) - 1
-            and foundation in last["at"]
-            and last["kind"] == piece["kind"]
-            and last["colour"] == colour
-        )
         if piece["kind"] == "roof":
             box = layout.roof_box(foundation, tower["height"])
             triangle = [(box[0], box[3]), ((box[0] + box[2]) // 2, box[1]), (box[2], box[3])]
-            draw.polygon(triangle, fill=FILL[colour], outline=OUTLINE, width=3 if is_last else 1)
+            draw.polygon(triangle, fill=FILL[colour], outline=OUTLINE)
             draw.text(
                 ((box[0] + box[2]) // 2, box[3] - 7),
                 LETTER[colour],
@@ -270,10 +259,7 @@ def _tower(
                 anchor="mm",
             )
             continue
-        box = layout.piece_box(foundation, piece["level"], piece["storeys"])
-        if piece["kind"] == "bridge":
-            # A plank sticks out of the tower on both sides, so it never reads as a block.
-            box = (box[0] - PLANK_OUT, box[1], box[2] + PLANK_OUT, box[3])
+        box = _box(layout, foundation, piece)
         draw.rectangle(box, fill=FILL[colour], outline=OUTLINE, width=1)
         label = (
             LETTER[colour] if piece["kind"] == "bridge" else f"{LETTER[colour]}{piece['storeys']}"
@@ -283,8 +269,34 @@ def _tower(
         draw.text(middle, label, font=font(size), fill=INK[colour], anchor="mm")
         if piece["kind"] == "bridge":
             _bridge_ends(draw, layout, foundation, piece, box)
-        if is_last:
-            draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), outline=TEXT, width=3)
+
+
+def _box(layout: Layout, foundation: int, piece: Mapping[str, Any]) -> Box:
+    box = layout.piece_box(foundation, piece["level"], piece["storeys"])
+    if piece["kind"] == "bridge":
+        # A plank sticks out of the tower on both sides, so it never reads as a block.
+        return (box[0] - PLANK_OUT, box[1], box[2] + PLANK_OUT, box[3])
+    return box
+
+
+def _mark_last(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    towers: Mapping[int, Mapping[str, Any]],
+    last: Mapping[str, Any],
+) -> None:
+    """The piece placed last (the top of its tower): a thick frame and a black pointer."""
+    for foundation in last["at"]:
+        tower = towers[foundation]
+        top = tower["pieces"][-1]
+        if top["kind"] == "roof":
+            box = layout.roof_box(foundation, tower["height"])
+        else:
+            box = _box(layout, foundation, top)
+        draw.rectangle((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=TEXT, width=3)
+        middle = (box[1] + box[3]) // 2
+        tip = box[0] - 6
+        draw.polygon([(tip - 12, middle - 7), (tip, middle), (tip - 12, middle + 7)], fill=TEXT)
 
 
 def _bridge_ends(
