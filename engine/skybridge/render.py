@@ -62,7 +62,9 @@ LABEL_H: Final = 30
 ROOF_H: Final = 22
 PLANK_OUT: Final = 5
 TOP_PAD: Final = 8
-LEGEND: Final = "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
+LEGEND: Final = (
+    "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
+)
 
 
 @cache
@@ -352,8 +354,8 @@ def _footer_rows(view: Mapping[str, Any], names: Sequence[str] | None) -> list[t
     fourth = view.get("fourth_colour")
     for player in view["players"] if not view.get("over") else []:
         name = _seat_name(player["seat"], names)
-        out = " (out)" if player["eliminated"] else ""
         for colour in player["colours"]:
+            out = " (out)" if colour in player["colours_out"] else ""
             left = view["supply"][colour]
             rows.append(
                 (

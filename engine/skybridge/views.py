@@ -18,6 +18,10 @@ ESTIMATE_NOTE = "live estimate: what each player would score if the game ended n
 def view(state: SkybridgeState, seat: int | None) -> dict[str, Any]:
     slot = current_slot(state)
     lines = [seat_lines(state.board, state.seats, s) for s in range(state.seats)]
+    ring = rotation(state)
+    # Colours out for good (elimination option); in the 2-player game one colour of a
+    # seat may be out while the other still plays.
+    out = {c for i in state.eliminated for c in slot_colours(state, ring[i])}
     out: dict[str, Any] = {
         "game": "skybridge",
         "seats": state.seats,
@@ -33,14 +37,15 @@ def view(state: SkybridgeState, seat: int | None) -> dict[str, Any]:
                 "seat": s,
                 "colours": seat_colours(state.seats)[s],
                 "extra": dict(state.extra[s]) if state.extra else {},
-                "eliminated": any(rotation(state)[i].seat == s for i in state.eliminated),
+                "colours_out": [c for c in seat_colours(state.seats)[s] if c in out],
+                "eliminated": all(c in out for c in seat_colours(state.seats)[s]),
                 "score_estimate": sum(ln.points for ln in lines[s]),
             }
             for s in range(state.seats)
         ],
         "order": [
             {"seat": sl.seat, "colour": sl.colour, "out": i in state.eliminated}
-            for i, sl in enumerate(rotation(state))
+            for i, sl in enumerate(ring)
         ],
         "turn": None
         if slot is None

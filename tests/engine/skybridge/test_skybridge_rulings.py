@@ -323,3 +323,29 @@ def test_refusals_carry_a_stable_code(text: str, code: str) -> None:
         GAME.apply(state, RED, place(text))
     assert info.value.code == code
     assert "3@9" in info.value.params["legal"]
+
+
+TWO_PLAYER_STUCK = {
+    1: "Y3 R^", 2: "G3 R^", 3: "B3 Y^", 4: "R3 G^", 5: "Y3 G^",
+    6: "R3 B^", 7: "G3 B^", 8: "R2 G2", 9: "B2",
+}  # fmt: skip
+
+
+def test_s7_two_player_elimination_is_per_colour() -> None:
+    # Seat 0 plays red and green, seat 1 yellow and blue; rotation red, yellow, green, blue.
+    state = scenario(2, TWO_PLAYER_STUCK, turn_seat=1, turn_colour="yellow",
+                     options={"elimination": True})  # fmt: skip
+    events = play(state, 1, "roof 9")
+    # Green's only open tower (8) has a green top: green is out, red is not.
+    assert events[1]["data"] == {"seat": 0, "colours": ["green"], "eliminated": True}
+    assert GAME.view(state, None)["turn"]["colours"] == ["blue"]
+    play(state, 1, "3@8")
+    assert GAME.view(state, None)["turn"]["colours"] == ["red"]
+    play(state, 0, "2@8")
+    play(state, 1, "3@8")
+    # Green could rest on yellow now, but it is out: blue plays next.
+    assert GAME.view(state, None)["turn"]["colours"] == ["blue"]
+    view = GAME.view(state, None)
+    assert [o["out"] for o in view["order"]] == [False, False, True, False]
+    assert view["players"][0]["colours_out"] == ["green"]
+    assert view["players"][0]["eliminated"] is False
