@@ -21,7 +21,7 @@ def view(state: SkybridgeState, seat: int | None) -> dict[str, Any]:
     ring = rotation(state)
     # Colours out for good (elimination option); in the 2-player game one colour of a
     # seat may be out while the other still plays.
-    out = {c for i in state.eliminated for c in slot_colours(state, ring[i])}
+    gone = {c for i in state.eliminated for c in slot_colours(state, ring[i])}
     out: dict[str, Any] = {
         "game": "skybridge",
         "seats": state.seats,
@@ -37,8 +37,8 @@ def view(state: SkybridgeState, seat: int | None) -> dict[str, Any]:
                 "seat": s,
                 "colours": seat_colours(state.seats)[s],
                 "extra": dict(state.extra[s]) if state.extra else {},
-                "colours_out": [c for c in seat_colours(state.seats)[s] if c in out],
-                "eliminated": all(c in out for c in seat_colours(state.seats)[s]),
+                "colours_out": [c for c in seat_colours(state.seats)[s] if c in gone],
+                "eliminated": all(c in gone for c in seat_colours(state.seats)[s]),
                 "score_estimate": sum(ln.points for ln in lines[s]),
             }
             for s in range(state.seats)
