@@ -7,6 +7,7 @@ from skyhelp import GAME, place, play, scenario, snapshot, texts
 
 from engine.core.conformance import assert_refused_untouched
 from engine.core.errors import IllegalAction, NotYourTurn
+from engine.skybridge.actions import Place
 from engine.skybridge.pieces import Piece
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
@@ -105,8 +106,9 @@ def test_s2_first_blocks_fill_all_nine_foundations() -> None:
             rng_pick = rng_pick * 7 + 3
             empty_before = [f for f in range(1, 10) if not state.board.tower(f)]
             GAME.apply(state, seat, action)
-            if action.kind in ("block3", "block2"):  # type: ignore[attr-defined]
-                assert action.at[0] in empty_before  # type: ignore[attr-defined]
+            assert isinstance(action, Place)
+            if action.kind in ("block3", "block2"):
+                assert action.at[0] in empty_before
 
 
 # S3: bridges.
