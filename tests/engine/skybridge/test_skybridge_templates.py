@@ -157,3 +157,15 @@ def test_refusal_gives_the_reason(locale: str) -> None:
     }
     text = ENV.get_template(f"{locale}/skybridge/refusal_illegal.txt").render(context)
     assert "`3@1`" in text and "may not rest on a red piece" in text and "`3@2`" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_text_view_lists_every_tower_bottom_to_top(locale: str) -> None:
+    state = scenario(3, {1: "Y3 R= G2 R^", 2: "B3 R= Y2"}, turn_seat=1)
+    context = {"view": GAME.view(state, 1), "locale": locale}
+    text = ENV.get_template(f"{locale}/skybridge/view.txt").render(context)
+    assert "1  h 6   Y3 =R>2 G2 ^R" in text
+    assert "2  h 6   B3 =R>1 Y2" in text
+    assert "9  h 0" in text
+    assert "x3@" in text and "3@3" in text  # the fourth colour's blocks, and the legal moves
+    assert "12" in text  # red's live score: 6 + 6
