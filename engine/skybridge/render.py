@@ -72,12 +72,21 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+# Letters that Unicode does not decompose into a plain letter plus accents.
+_SPELLED: Final = str.maketrans(
+    {"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss",
+     "Đ": "D", "đ": "d", "Ł": "L", "ł": "l", "Þ": "Th", "þ": "th"}
+)  # fmt: skip
+
+
 def ascii_text(text: str) -> str:
-    """What the embedded font can draw: accents dropped, anything else as '?'."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    if not plain.strip():
-        return "?"
-    return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in plain)
+    """What the embedded font can draw: accents dropped, other letters as '?'."""
+    plain = []
+    for ch in unicodedata.normalize("NFKD", text.translate(_SPELLED)):
+        if unicodedata.combining(ch):
+            continue
+        plain.append(ch if 32 <= ord(ch) < 127 else "?")
+    return "".join(plain).strip() or "?"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,16 @@ from PIL import Image
 from skyhelp import GAME, play, scenario
 
 from engine.core.play import ai_playout
-from engine.skybridge.render import CELL, FILL, TEXT, WIDTH, Layout, render_board, render_final
+from engine.skybridge.render import (
+    CELL,
+    FILL,
+    TEXT,
+    WIDTH,
+    Layout,
+    ascii_text,
+    render_board,
+    render_final,
+)
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -98,3 +107,10 @@ def test_names_are_drawn_in_ascii_and_scores_image_lists_every_line() -> None:
     # The scores image is the board plus a title, one row per seat and one per line.
     assert scores.height >= board.height + 20 * (1 + 2 + lines)
     assert scores.crop((0, 0, WIDTH, board.height)).tobytes() == board.tobytes()
+
+
+def test_names_are_reduced_to_what_the_embedded_font_draws() -> None:
+    assert ascii_text("Chloé") == "Chloe"
+    assert ascii_text("Ørjan Æbelø") == "Orjan AEbelo"
+    assert ascii_text("李") == "?"
+    assert ascii_text("  ") == "?"
