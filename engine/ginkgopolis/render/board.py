@@ -91,7 +91,14 @@ def render_board(view: View) -> bytes:
     draw_header(c, view, lay.size[0])
     draw_city(c, view, lay.city)
     for box, p in zip(lay.panels, view["players"], strict=True):
-        draw_panel(c, box, p, first=_is_first(view, p), drafting=view.get("phase") == "draft")
+        draw_panel(
+            c,
+            box,
+            p,
+            first=_is_first(view, p),
+            drafting=view.get("phase") == "draft",
+            solo=bool(view.get("solo")),
+        )
     draw_legend(c, lay.legend)
     return c.png()
 

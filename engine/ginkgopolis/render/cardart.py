@@ -11,7 +11,6 @@ from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, Reward, is_urba
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, text_width
 from engine.ginkgopolis.render.palette import (
-    BUILDING_FILL,
     BUILDING_NAME,
     BUILDING_TEXT,
     INK,
@@ -82,15 +81,6 @@ def endgame_long(card: str) -> str:
     if kind == "flat":
         return f"{info['sp']} SP"
     return "?"
-
-
-def draw_items(c: Canvas, x: float, cy: float, items: list[tuple[str, int]], size: int) -> float:
-    """``+n`` and a pictogram per item, left to right; returns the x where it stopped."""
-    for kind, n in items:
-        x += c.text((x, cy), f"+{n}", size, INK, anchor="lm", bold=True) + size * 0.15
-        icons.item(c, kind, x + size * 0.45, cy, size * 0.95)
-        x += size * 1.25
-    return x
 
 
 def draw_compact_items(
@@ -168,11 +158,39 @@ def _info_panel(c: Canvas, box: Box) -> None:
     c.d.rounded_rectangle(box, radius=8, fill=WHITE, outline=INK)
 
 
+# A line of text mixed with item pictograms: ("t", words) or ("i", item kind).
+Part = tuple[str, str]
+
+
+def _part_width(part: Part, size: int, bold: bool) -> float:
+    kind, value = part
+    return size * 1.25 if kind == "i" else text_width(value, size, bold=bold) + size * 0.2
+
+
+def _rich_line(
+    c: Canvas, cx: float, cy: float, parts: list[Part], size: int, *, bold: bool = False
+) -> None:
+    """Draw ``parts`` centred on (cx, cy)."""
+    x = cx - sum(_part_width(p, size, bold) for p in parts) / 2
+    for kind, value in parts:
+        if kind == "i":
+            icons.item(c, value, x + size * 0.55, cy, size)
+        else:
+            c.text((x, cy), value, size, INK, anchor="lm", bold=bold)
+        x += _part_width((kind, value), size, bold)
+
+
+def _reward_parts(items: list[tuple[str, int]]) -> list[Part]:
+    parts: list[Part] = []
+    for kind, n in items:
+        parts += [("t", f"+{n}"), ("i", kind)]
+    return parts
+
+
 def _centered_items(
     c: Canvas, cx: float, y: float, items: list[tuple[str, int]], size: int
 ) -> None:
-    span = sum(text_width(f"+{n}", size, bold=True) + size * 1.4 for _, n in items)
-    draw_items(c, cx - span / 2, y, items, size)
+    _rich_line(c, cx, y, _reward_parts(items), size, bold=True)
 
 
 def _building_card(c: Canvas, box: Box, card: str) -> None:
@@ -192,22 +210,21 @@ def _building_card(c: Canvas, box: Box, card: str) -> None:
     inner = panel[2] - panel[0] - 2 * pad
     y: float = panel[1] + pad
     alone = {"B": "tile", "R": "res", "Y": "sp"}[info.color]
-    c.text((cx, y), "Alone: per floor of it", size, MUTED, anchor="ma")
+    c.text((cx, y), "Played alone:", size, MUTED, anchor="ma")
+    y += size * 2
+    _rich_line(c, cx, y, [("t", "+1"), ("i", alone), ("t", "per floor")], size + 1, bold=True)
     y += size * 1.3
-    _centered_items(c, cx, y + size * 0.6, [(alone, 1)], size + 2)
-    y += size * 1.9
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
-    y += size * 0.5
-    c.text((cx, y), "With a tile: build on it,", size, MUTED, anchor="ma")
+    y += size * 0.6
+    c.text((cx, y), "With a tile: build on it", size, MUTED, anchor="ma")
     y += size * 1.25
     if info.trigger:
-        c.text((cx, y), "keep the card as bonus:", size, MUTED, anchor="ma")
-        y += size * 1.5
-        c.text((cx, y), f"{TRIGGER_NAME[info.trigger]}:", size + 1, INK, anchor="ma", bold=True)
-        y += size * 1.4
-        _centered_items(c, cx, y + size * 0.7, reward_items(info.reward), size + 2)
+        c.text((cx, y), "and keep it as a bonus:", size, MUTED, anchor="ma")
+        y += size * 2.1
+        parts: list[Part] = [("t", TRIGGER_NAME[info.trigger])]
+        _rich_line(c, cx, y, parts + _reward_parts(reward_items(info.reward)), size + 1, bold=True)
     else:
-        c.text((cx, y), "keep it; at game end:", size, MUTED, anchor="ma")
+        c.text((cx, y), "and keep it; at game end:", size, MUTED, anchor="ma")
         y += size * 1.5
         _paragraph(c, cx, y, endgame_long(card), size, inner, bold=True)
 
@@ -232,9 +249,10 @@ def _urbanization_card(c: Canvas, box: Box, letter: str) -> None:
         _paragraph(c, x0 + w / 2, y, f"With a tile: build on token {letter}", size, w - 2 * pad)
     )
     y += size // 2
-    c.text((x0 + w / 2, y), "Alone: one of", size, INK, anchor="ma")
-    y += int(size * 1.4)
-    _centered_items(c, x0 + w / 2, y + size * 0.6, [("res", 1), ("tile", 1)], size + 2)
+    c.text((x0 + w / 2, y), "Played alone:", size, MUTED, anchor="ma")
+    y += int(size * 2)
+    parts: list[Part] = [("t", "+1"), ("i", "res"), ("t", "or"), ("t", "+1"), ("i", "tile")]
+    _rich_line(c, x0 + w / 2, y, parts, size + 1, bold=True)
 
 
 def _character_card(c: Canvas, box: Box, cid: int) -> None:
@@ -256,10 +274,7 @@ def _character_card(c: Canvas, box: Box, cid: int) -> None:
     y += int(size * 1.8)
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
     y += size // 2
-    c.text((cx, y), f"{TRIGGER_NAME[ch.trigger]} bonus", size, INK, anchor="ma", bold=True)
-    y += int(size * 1.4)
-    _centered_items(c, cx, y + size * 0.6, reward_items(ch.reward), size + 2)
-
-
-def fill_of(card: str | int) -> tuple[int, int, int]:
-    return BUILDING_FILL[card_color(card)]
+    c.text((cx, y), "Bonus each time you", size, MUTED, anchor="ma")
+    y += int(size * 2.1)
+    parts: list[Part] = [("t", TRIGGER_NAME[ch.trigger].lower())]
+    _rich_line(c, cx, y, parts + _reward_parts(reward_items(ch.reward)), size + 1, bold=True)

@@ -56,7 +56,7 @@ def _district(c: Canvas, lay: CityLayout, cells: list[Cell], color: str) -> None
     by side keep apart; bridges join neighbours of the same district into one shape.
     """
     members = set(cells)
-    outer = max(2, lay.gap // 2 - 1)
+    outer = max(2, lay.gap // 2 - 2)
     edge = max(2, lay.pitch // 40)
     tint = BUILDING_TINT[color]
     for fill, k in ((DISTRICT_EDGE, outer), (tint, outer - edge)):
@@ -73,7 +73,7 @@ def _district(c: Canvas, lay: CityLayout, cells: list[Cell], color: str) -> None
 def _district_number(c: Canvas, lay: CityLayout, cell: Cell, n: int) -> None:
     # On the top-left corner of the district's first tile, clear of the tile code.
     x0, y0, _, _ = lay.tile_box(*cell)
-    r = max(9, lay.pitch // 7)
-    cx, cy = x0 + r // 2, y0 + r // 2
+    r = max(11, lay.pitch // 5)
+    cx, cy = x0 + r // 3, y0 + r // 3
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DISTRICT_EDGE, outline=WHITE, width=2)
     c.text((cx, cy), str(n), int(r * 1.2), WHITE, anchor="mm", bold=True)

@@ -36,7 +36,12 @@ CITY_W = 600
 LEGEND_H = 64
 ROW_H = 118
 TABLE_TOP = 44
-COLUMNS = (("tokens", "SP"), ("card", "cards"), ("new_hand", "New Hand"), ("district", "districts"))
+COLUMNS = (
+    ("tokens", "SP tokens"),
+    ("card", "cards"),
+    ("new_hand", "New Hand"),
+    ("district", "districts"),
+)
 PLACE = {1: "1st", 2: "2nd"}
 
 

@@ -31,7 +31,7 @@ MARGIN = 14
 HEADER_H = 56
 CARD_W, CARD_H = 190, 268
 SIDE_W = 1100 - 4 * CARD_W - 3 * 12 - 3 * MARGIN  # the hand of 4 fills the rest
-TILE = 78
+TILE = 72
 TILE_GAP = 10
 TILES_PER_ROW = 6
 CARD_GAP = 12
@@ -122,7 +122,14 @@ def render_private(view: View) -> bytes:
             c.d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=10, fill=HIGHLIGHT)
         draw_tile(c, box, str(t))
     drafting = view.get("phase") == "draft"
-    draw_panel(c, lay.front, player, first=view.get("first") == seat, drafting=drafting)
+    draw_panel(
+        c,
+        lay.front,
+        player,
+        first=view.get("first") == seat,
+        drafting=drafting,
+        solo=bool(view.get("solo")),
+    )
     return c.png()
 
 

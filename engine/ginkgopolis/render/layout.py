@@ -56,7 +56,7 @@ class CityLayout:
 
     @property
     def gap(self) -> int:
-        return max(4, self.pitch // 9)
+        return max(6, self.pitch // 8)
 
     @property
     def width(self) -> int:

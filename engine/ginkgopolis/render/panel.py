@@ -74,7 +74,9 @@ def panel_height(p: Player, *, minimum: int = 3) -> int:
     return HEAD_H + rows * CHIP_STEP + 6
 
 
-def draw_panel(c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = False) -> None:
+def draw_panel(
+    c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = False, solo: bool = False
+) -> None:
     x0, y0, x1, y1 = box
     color = str(p["color"])
     hal = bool(p.get("hal"))
@@ -101,7 +103,8 @@ def draw_panel(c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = 
     c.text((x1 - pad - spw - 32, row1 + 1), "SP", 14, MUTED, anchor="rm", bold=True)
 
     row2 = y0 + 52
-    _counts(c, left, row2, x1 - pad, p, hal)
+    # Solitaire has no New Hand tokens (rulebook, Solitaire Version).
+    _counts(c, left, row2, p, hal, new_hand=not hal and not solo)
     top = y0 + 68
     if drafting and not p.get("characters") and not p.get("kept"):
         c.text(
@@ -114,7 +117,7 @@ def draw_panel(c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = 
     _groups(c, (left, top, x1 - pad, y1 - 6), grouped_cards(p))
 
 
-def _counts(c: Canvas, x: int, cy: int, right: int, p: Player, hal: bool) -> None:
+def _counts(c: Canvas, x: int, cy: int, p: Player, hal: bool, *, new_hand: bool) -> None:
     size = 15
     if not hal:
         x += c.text((x, cy), "screen", size, MUTED, anchor="lm") + 5
@@ -136,7 +139,7 @@ def _counts(c: Canvas, x: int, cy: int, right: int, p: Player, hal: bool) -> Non
         + c.text((x + 18, cy), f"{p.get('on_board', 0)}{total}", size, INK, anchor="lm", bold=True)
         + 14
     )
-    if not hal:
+    if new_hand:
         x += c.text((x, cy), "new hand", size, MUTED, anchor="lm") + 6
         left = int(p.get("new_hand", 0))
         for i in range(2):
