@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Rng, get_game  # noqa: E402
-from engine.core.play import ai_playout  # noqa: E402
+from engine.core import Rng, get_game
+from engine.core.play import ai_playout
 
 
 def main() -> None:
