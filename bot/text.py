@@ -1,8 +1,8 @@
 """Turn notifications and refusals into text, from the Jinja2 templates of a locale.
 
-Lookup for template ``T`` of game ``G`` in locale ``L``: ``L/G/T``, ``L/T``, then the
-notification's fallback the same way, then all of it again in English; each name is
-tried with ``.txt`` then ``.j2``. Game engineers override any sentence by adding a file
+Lookup for template ``T`` of game ``G`` in locale ``L``: ``L/G/T``, ``L/T``, then
+``en/G/T``, ``en/T``, and only then the notification's fallback the same way; each name
+is tried with ``.txt`` then ``.j2``. Game engineers override any sentence by adding a file
 under ``templates/<locale>/<game>/`` (event texts are ``event_<kind>.txt``).
 """
 
@@ -71,8 +71,10 @@ class Renderer:
         names = [template] + ([fallback] if fallback else [])
         locales = [locale] + ([DEFAULT_LOCALE] if locale != DEFAULT_LOCALE else [])
         found = []
-        for loc in locales:
-            for name in names:
+        # The template itself in any locale beats its fallback: an English sentence about
+        # a game event says more to a French reader than the generic dump of its data.
+        for name in names:
+            for loc in locales:
                 for base in ([f"{loc}/{game}/{name}"] if game else []) + [f"{loc}/{name}"]:
                     found += [f"{base}.txt", f"{base}.j2"]
         return found

@@ -103,7 +103,7 @@ def event_notes(live: LiveTable, events: Sequence[Event]) -> list[Notification]:
 def game_over(live: LiveTable) -> Notification | None:
     outcome = live.record.outcome or {"standings": []}
     standings = []
-    for s in outcome["standings"]:
+    for s in sorted(outcome["standings"], key=lambda s: s["rank"]):
         seat = s["seat"]
         name = live.names[seat] if seat is not None and seat < len(live.names) else s["name"]
         standings.append({**s, "name": name})

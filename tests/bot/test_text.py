@@ -1,0 +1,87 @@
+"""Templates: every refusal and notification has a text in each locale; lookups fall
+back from game to generic and from French to English; the view pretty printer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.service import REFUSAL_CODES, Notification, Refused
+from bot.text import TEMPLATES, Renderer, discord_time, duration
+from bot.viewtext import pretty
+
+GENERIC = ["lobby", "joined", "bot_added", "left", "kicked", "replaced", "started",
+           "your_turn", "hand", "reminder", "submitted", "waiting", "acted", "event",
+           "timeout_played", "paused", "resumed", "extended", "aborted", "game_over", "view",
+           "refusal", "console_help"]
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_every_generic_template_exists(locale: str) -> None:
+    names = GENERIC + [f"refusal_{code}" for code in REFUSAL_CODES]
+    missing = [n for n in names if not (TEMPLATES / locale / f"{n}.txt").is_file()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("code", REFUSAL_CODES)
+def test_every_refusal_renders(locale: str, code: str) -> None:
+    refused = Refused(code, "Because.", options=[{"text": "p3", "json": {}}], legal=["p3"],
+                      typed="p9", max_seats=4, min_seats=2, seats=1, game="x",
+                      seat_number=9, current_version=3, prompt_version=2)
+    text = Renderer().refusal(refused, locale=locale)
+    assert text and "{{" not in text
+
+
+def _note(template: str, locale: str = "fr", game: str = "nogame", **context: object
+          ) -> Notification:
+    return Notification(table_id=1, seat=None, template=template, context=context, game=game,
+                        locale=locale, fallback="event" if template.startswith("event_") else None)
+
+
+def test_game_templates_win_and_generic_ones_catch_the_rest(tmp_path: Path) -> None:
+    for locale in ("en", "fr"):
+        (tmp_path / locale / "demo").mkdir(parents=True)
+        (tmp_path / locale / "event.txt").write_text("generic {{ event }}")
+    (tmp_path / "en" / "demo" / "event_boom.txt").write_text("{{ names[seat] }} goes boom")
+    (tmp_path / "en" / "joined.txt").write_text("{{ joined_name }} joined")
+    renderer = Renderer(tmp_path)
+    boom = _note("event_boom", locale="en", game="demo", names=["Ann"], seat=0, event="boom")
+    assert renderer.render(boom) == "Ann goes boom"
+    # No French text for this event: the English sentence beats the generic fallback.
+    french = _note("event_boom", locale="fr", game="demo", names=["Ann"], seat=0, event="boom")
+    assert renderer.render(french) == "Ann goes boom"
+    other = _note("event_other", locale="fr", game="demo", event="other")
+    assert renderer.render(other) == "generic other"
+    # A template missing in French comes from English.
+    assert renderer.render(_note("joined", joined_name="Bo")) == "Bo joined"
+    with pytest.raises(LookupError):
+        renderer.render(_note("nothing_at_all"))
+
+
+def test_a_broken_game_template_falls_back(tmp_path: Path) -> None:
+    (tmp_path / "en" / "demo").mkdir(parents=True)
+    (tmp_path / "en" / "event.txt").write_text("generic {{ event }}")
+    (tmp_path / "en" / "demo" / "event_boom.txt").write_text("{{ missing_variable }}")
+    note = _note("event_boom", locale="en", game="demo", event="boom")
+    assert Renderer(tmp_path).render(note) == "generic boom"
+
+
+def test_time_and_duration_filters() -> None:
+    assert discord_time(1_800_000_000.7) == "<t:1800000000:R>"
+    assert duration(86400) == "1 d" and duration(5400) == "1 h 30 min" and duration(20) == "20 s"
+    renderer = Renderer(time_format=discord_time)
+    note = Notification(table_id=1, seat=0, template="reminder", locale="en", game="nogame",
+                        context={"name": "Ann", "table_id": 1, "game": "g",
+                                 "decision": "pick", "deadline": 1_800_000_000})
+    assert "<t:1800000000:R>" in renderer.render(note)
+
+
+def test_pretty_view_is_readable() -> None:
+    text = pretty({"round": 2, "hand": [3, 5], "players": [{"seat": 0, "sp": 4},
+                                                           {"seat": 1, "sp": None}],
+                   "board": {"a": {"b": [1, {"c": True}]}}})
+    assert text.splitlines()[:2] == ["round: 2", "hand: [3, 5]"]
+    assert "  - {seat: 0, sp: 4}" in text and "{seat: 1, sp: -}" in text
+    assert "c: yes" in text
