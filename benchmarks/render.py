@@ -23,15 +23,12 @@ from PIL import Image
 
 from engine.core import Rng, get_game
 from engine.ginkgopolis.render import (
-    canvas,
-    fonts,
-    icons,
     render_board,
     render_final,
     render_private,
     render_timelapse,
-    tiles,
 )
+from engine.ginkgopolis.render.caches import clear_caches
 from engine.ginkgopolis.render.canvas import encode_png
 
 RUNS = 30
@@ -45,15 +42,6 @@ def median_seconds(fn: Callable[[], object], runs: int = RUNS) -> float:
         fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
-
-
-def clear_caches() -> None:
-    """Forget cached glyphs, fonts and tile faces: a freshly started process."""
-    canvas._text_mask.cache_clear()
-    canvas._text_width.cache_clear()
-    fonts.font.cache_clear()
-    tiles._face.cache_clear()
-    icons._hazard.cache_clear()
 
 
 def cold(fn: Callable[[], object]) -> Callable[[], object]:

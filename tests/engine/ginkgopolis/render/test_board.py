@@ -238,3 +238,36 @@ def test_golden_image_stays_close() -> None:
     # change, loose enough that another Pillow version's anti-aliasing still passes.
     diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
     assert max(diff) < 1.5, diff
+
+
+def test_cold_and_warm_caches_give_the_same_image() -> None:
+    from engine.ginkgopolis.render.caches import clear_caches
+
+    view = GAME.view(late5(), None)
+    clear_caches()
+    cold = render_board(view)
+    warm = render_board(view)
+    render_board(GAME.view(early(), None))  # fill the caches with other labels too
+    assert cold == warm == render_board(view)
+
+
+def test_another_process_with_another_hash_seed_draws_the_same_bytes() -> None:
+    import hashlib
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[4]
+    code = (
+        "import hashlib\n"
+        "from tests.engine.ginkgopolis.render.states import GAME, late5\n"
+        "from engine.ginkgopolis.render import render_board\n"
+        "print(hashlib.sha256(render_board(GAME.view(late5(), None))).hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(root)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    here = hashlib.sha256(render_board(GAME.view(late5(), None))).hexdigest()
+    assert out.stdout.strip() == here

@@ -1,0 +1,17 @@
+"""The render caches (glyph masks, fonts, tile faces), and a way to empty them.
+
+Caches hold only values derived from their arguments and are never mutated, so an
+image is the same whether they are cold or warm; tests and the benchmark clear them.
+"""
+
+from __future__ import annotations
+
+from engine.ginkgopolis.render import canvas, fonts, icons, tiles
+
+
+def clear_caches() -> None:
+    canvas._text_mask.cache_clear()
+    canvas._text_width.cache_clear()
+    fonts.font.cache_clear()
+    tiles._face.cache_clear()
+    icons._hazard.cache_clear()
