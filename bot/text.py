@@ -81,7 +81,7 @@ class Renderer:
 
     def render_template(self, template: str, context: Mapping[str, Any], *, locale: str,
                         game: str | None = None, fallback: str | None = None) -> str:
-        ctx = {"locale": locale, **context}
+        ctx = {"locale": locale, "game": game, **context}
         last_error: Exception | None = None
         for name in self.candidates(template, locale=locale, game=game, fallback=fallback):
             if not (self.root / name).is_file():

@@ -1,0 +1,205 @@
+"""Service figures, one per line: ``name value unit``.
+
+    python benchmarks/service.py [--actions 400] [--tables 10000] [--game skybridge]
+
+- action_commit_p50/p99: an accepted action, from ``service.act`` to its durable commit
+  (SQLite file, WAL, synchronous=FULL) and the notifications handed over;
+- raw_commit_p50/p99: a bare sqlite3 transaction writing the same bytes (the action JSON
+  and the snapshot) to a file with the same pragmas, measured in the same run;
+- action_commit_p99_ratio: the first p99 over the second (goal: within 10x);
+- start_10k_tables: open the store, check integrity, and schedule every deadline and
+  reminder job of N running tables in APScheduler (goal: under 5 s);
+- idle_table_memory: Python heap held per idle running table after that start (its
+  jobs), and cached_table_memory: one table kept live in the service's cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sqlite3
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.service import Actor, Notification, TableService, TableSettings
+from bot.store import SqliteStore, canonical
+from engine.core import Rng, get_game
+
+
+class NullNotifier:
+    async def deliver(self, notes: list[Notification]) -> None:
+        return None
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(f"{name} {value:.3f} {unit}", flush=True)
+
+
+async def action_latency(tmp: Path, game: str, count: int) -> tuple[list[float], list[tuple[
+        str, str]]]:
+    store = await SqliteStore.open(tmp / "bench.sqlite3")
+    service = TableService(store, NullNotifier(), cache_size=16)
+    players = [Actor(f"u{i}", f"P{i}") for i in range(2)]
+    rng = Rng.from_seed(1)
+    timings: list[float] = []
+    payloads: list[tuple[str, str]] = []
+    while len(timings) < count:
+        info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
+        await service.join(info.id, players[1])
+        await service.start(info.id, players[0])
+        while len(timings) < count:
+            current = await service.info(info.id)
+            if current.status != "running":
+                break
+            seat = min(current.waiting)
+            prompt = await service.prompt(info.id, players[seat])
+            option = prompt.options[rng.randbelow(len(prompt.options))]
+            started = time.perf_counter()
+            await service.act(info.id, players[seat], option.json, version=prompt.version)
+            timings.append(time.perf_counter() - started)
+            record = await store.load_table(info.id)
+            assert record is not None and record.snapshot is not None
+            payloads.append((canonical(option.json), record.snapshot))
+    await store.close()
+    return timings, payloads
+
+
+def raw_latency(tmp: Path, payloads: list[tuple[str, str]]) -> list[float]:
+    conn = sqlite3.connect(tmp / "raw.sqlite3", isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, version INTEGER, snapshot TEXT)")
+    conn.execute("CREATE TABLE a (version INTEGER PRIMARY KEY, action TEXT)")
+    conn.execute("INSERT INTO t VALUES (1, 0, '')")
+    timings = []
+    for version, (action, snapshot) in enumerate(payloads, 1):
+        started = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO a VALUES (?, ?)", (version, action))
+        conn.execute("UPDATE t SET version = ?, snapshot = ? WHERE id = 1", (version, snapshot))
+        conn.execute("COMMIT")
+        timings.append(time.perf_counter() - started)
+    conn.close()
+    return timings
+
+
+async def fill_tables(path: Path, game: str, tables: int) -> None:
+    """N running two-seat tables with their timers, written in bulk (setup, not measured)."""
+    store = await SqliteStore.open(path)  # creates the schema
+    await store.close()
+    engine = get_game(game)
+    state = engine.setup(2, engine.default_options(), 1)
+    snapshot = canonical(engine.state_to_json(state))
+    options = canonical(engine.default_options())
+    now = time.time()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA synchronous=OFF")
+    with conn:
+        conn.executemany(
+            "INSERT INTO tables (id, game, options, seed, status, version, snapshot, locale, "
+            "host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
+            "created_at, updated_at) VALUES (?, ?, ?, 1, 'running', 1, ?, 'en', 'u0', 86400, "
+            "'[43200,3600]', 'ai', 'join', 2, ?, ?)",
+            [(i, game, options, snapshot, now, now) for i in range(1, tables + 1)])
+        conn.executemany(
+            "INSERT INTO seats VALUES (?, ?, ?, ?, 0, NULL, 1, 1)",
+            [(i, s, f"u{s}", f"P{s}") for i in range(1, tables + 1) for s in range(2)])
+        timers = []
+        for i in range(1, tables + 1):
+            due = now + 3600 + (i % 86400)
+            timers += [(i, 0, "deadline", due), (i, 0, "reminder", due - 1800)]
+        conn.executemany("INSERT INTO timers VALUES (?, ?, ?, ?)", timers)
+    conn.close()
+
+
+async def start_time(path: Path, *, trace: bool) -> tuple[float, int, float]:
+    """Seconds from opening the database to a started scheduler holding every job, and
+    (with ``trace``, in a separate run since tracing slows Python down) the Python heap
+    then held: store connection, service, jobs."""
+    gc.collect()
+    if trace:
+        tracemalloc.start()
+    baseline = tracemalloc.get_traced_memory()[0] if trace else 0
+    started = time.perf_counter()
+    store = await SqliteStore.open(path)
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    service = TableService(store, NullNotifier(), scheduler=scheduler)
+    report = await service.boot()
+    scheduler.start()
+    elapsed = time.perf_counter() - started
+    held = 0.0
+    if trace:
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - baseline
+        tracemalloc.stop()
+    scheduler.shutdown(wait=False)
+    await store.close()
+    return elapsed, report.jobs, held
+
+
+async def cached_table_memory(tmp: Path, game: str) -> float:
+    store = await SqliteStore.open(tmp / "cache.sqlite3")
+    service = TableService(store, NullNotifier(), cache_size=1000)
+    players = [Actor("a", "A"), Actor("b", "B")]
+    ids = []
+    for _ in range(50):
+        info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
+        await service.join(info.id, players[1])
+        ids.append(info.id)
+    for table_id in ids:
+        await service.start(table_id, players[0])
+    service._cache.clear()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for table_id in ids:
+        await service.info(table_id)  # loads into the cache
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    await store.close()
+    return (after - before) / len(ids)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--game", default="skybridge")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="urbanist-bench-", dir=".") as name:
+        tmp = Path(name)
+        timings, payloads = await action_latency(tmp, args.game, args.actions)
+        raw = raw_latency(tmp, payloads)
+        p99, raw99 = percentile(timings, 99), percentile(raw, 99)
+        emit("action_commit_p50", percentile(timings, 50) * 1000, "ms")
+        emit("action_commit_p99", p99 * 1000, "ms")
+        emit("raw_commit_p50", percentile(raw, 50) * 1000, "ms")
+        emit("raw_commit_p99", raw99 * 1000, "ms")
+        emit("action_commit_p99_ratio", p99 / raw99, "x")
+        emit("snapshot_bytes_mean", sum(len(s) for _, s in payloads) / len(payloads), "B")
+        db = tmp / "many.sqlite3"
+        await fill_tables(db, args.game, args.tables)
+        elapsed, jobs, _ = await start_time(db, trace=False)
+        _, _, held = await start_time(db, trace=True)
+        emit(f"start_{args.tables}_tables", elapsed, "s")
+        emit("start_jobs_scheduled", jobs, "jobs")
+        emit("idle_table_memory", held / args.tables / 1024, "KiB")
+        emit("cached_table_memory", await cached_table_memory(tmp, args.game) / 1024, "KiB")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
