@@ -37,7 +37,15 @@ from bot.service.replay import ReplayReport, verify_replay
 from bot.service.scheduler import DeadlineScheduler
 from bot.service.settings import Actor, TableSettings
 from bot.service.values import ActResult, BootReport, LogEntry, Prompt, TableInfo
-from bot.store import ActionRecord, SeatRecord, Store, TableRecord, TimerRecord, canonical
+from bot.store import (
+    ActionRecord,
+    SeatRecord,
+    Store,
+    TableRecord,
+    TimerRecord,
+    VersionConflict,
+    canonical,
+)
 from bot.store.records import Source, Status
 from engine.core import Action, BadOptions, Game, IllegalAction, NotYourTurn, ParseError, Rng
 from engine.core import get_game as registry_get_game
@@ -326,10 +334,9 @@ class TableService:
             if not live.game.legal_actions(live.state, seat):
                 raise Refused("not_your_turn", f"{target.name} has nothing to decide now.")
             action = self._ai_choice(live, seat, TIMEOUT_AI)
-            notes = await self._commit(live, seat, action, "admin", actor.user_id)
-            notes.append(note(live, seat, "timeout_played",
-                              {"played": action.text(), "by_admin": True}))
-            await self._deliver(notes)
+            committed = await self._commit(live, seat, action, "admin", actor.user_id)
+            await self._deliver([*committed, note(live, seat, "timeout_played",
+                                                  {"played": action.text(), "by_admin": True})])
             await self._after_change(live)
             return ActResult(live.id, seat, live.record.version, action.text(),
                              live.record.status == "finished")
@@ -500,10 +507,10 @@ class TableService:
                     break
                 seat = late[0]
                 action = self._ai_choice(live, seat, TIMEOUT_AI)
-                notes = await self._commit(live, seat, action, "timeout", None)
-                notes.append(note(live, seat, "timeout_played", {"played": action.text(),
-                                                                  "by_admin": False}))
-                await self._deliver(notes)
+                committed = await self._commit(live, seat, action, "timeout", None)
+                await self._deliver([*committed, note(live, seat, "timeout_played",
+                                                      {"played": action.text(),
+                                                       "by_admin": False})])
             await self._after_change(live)
 
     async def on_reminder(self, table_id: int, version: int) -> None:
@@ -540,6 +547,10 @@ class TableService:
             if action not in legal:
                 raise IllegalAction(f"{action.text()} is not possible now.")
             notes = await self._commit(live, seat.seat, action, "player", actor.user_id)
+        except VersionConflict:
+            # Another process wrote this table meanwhile (the lock is per process); the
+            # cache is dropped, so a retry sees the new state.
+            raise Refused("busy", "The table changed meanwhile; please try again.") from None
         except NotYourTurn as exc:
             raise Refused("not_your_turn", exc.message) from None
         except IllegalAction as exc:

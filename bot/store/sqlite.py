@@ -133,7 +133,7 @@ class SqliteStore:
         one call on the connection's only thread, an operation is also atomic with respect
         to every other: no transaction can interleave with another coroutine's.
         """
-        result: T = await self._conn._execute(fn, self._conn._conn, *args)
+        result: T = await self._conn._execute(fn, self._conn._conn, *args)  # type: ignore[no-untyped-call]
         return result
 
     async def close(self) -> None:

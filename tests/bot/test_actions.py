@@ -213,3 +213,26 @@ async def test_bots_play_a_whole_game_and_the_end_has_a_breakdown(
     with pytest.raises(Refused) as refused:
         await service.act_text(table, HOST, "p1")
     assert refused.value.code == "not_running"
+
+
+async def test_a_second_process_writing_the_table_gets_busy_not_a_fork(
+        service: TableService, store: SqliteStore, db_path: Any) -> None:
+    """Two services on one database (two processes): the lock is per process, so the
+    version check in the store is what stops a fork of the history."""
+    table = await new_table(service, humans=2)
+    other_store = await SqliteStore.open(db_path)
+    try:
+        other = TableService(other_store, RenderingNotifier())
+        await other.info(table)  # cached at the current version
+        await service.act_text(table, PLAYERS[0], (await service.prompt(table, HOST))
+                               .options[0].text)
+        bob_pick = (await other.prompt(table, PLAYERS[1])).options[0].text
+        with pytest.raises(Refused) as refused:
+            await other.act_text(table, PLAYERS[1], bob_pick)
+        assert refused.value.code == "busy"
+        assert [a.seat for a in await store.load_actions(table)] == [0]
+        await other.act_text(table, PLAYERS[1], bob_pick)  # a retry sees the new state
+        assert [a.seat for a in await store.load_actions(table)] == [0, 1]
+        assert (await other.verify(table)).ok
+    finally:
+        await other_store.close()
