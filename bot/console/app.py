@@ -77,7 +77,8 @@ async def _play(store: SqliteStore, game: str, humans: int, bots: int, seed: int
         return 2
     table = info.id
     by_user = {p.user_id: p for p in people}
-    say("console_help")
+    if people:
+        say("console_help")
     while True:
         info = await service.info(table)
         if info.status != "running":

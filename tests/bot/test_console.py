@@ -58,6 +58,12 @@ async def test_quit_and_end_of_input(tmp_path: Path) -> None:
     assert await run_local("fakepicks", 2, 3, stdin=io.StringIO(""), out=out) == 2
 
 
+async def test_a_table_of_bots_plays_itself_out() -> None:
+    out = io.StringIO()
+    assert await run_local("fakepicks", 3, 3, seed=1, stdin=io.StringIO(""), out=out) == 0
+    assert "Game over" in out.getvalue() and "===" not in out.getvalue()
+
+
 def test_cli_subcommands_are_registered() -> None:
     parser = build_parser()
     args = parser.parse_args(["local", "fakepicks", "--players", "3", "--bots", "2"])
