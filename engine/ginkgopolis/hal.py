@@ -68,21 +68,6 @@ def hal_turn(t: Table, op: dict[str, Any]) -> None:
         st.discard.append(card)
         st.queue.insert(0, {"op": "token", "seat": 0, "letter": card, "cell": [cell[0], cell[1]]})
         return
-    cell, b = t.building_for(card)
-    t.return_resources(b, p)
-    b.tiles.append(tile)
-    b.owner = p
-    b.resources = b.height
-    b.site = True
-    hal.supply_res -= b.height
+    height = t.add_floor(p, card, tile, sp_paid=0, res_paid=0)
+    hal.supply_res -= height
     hal.kept.append(card)
-    t.emit(
-        "construct",
-        seat=None,
-        card=card,
-        tile=tile,
-        cell=[cell[0], cell[1]],
-        height=b.height,
-        sp_paid=0,
-        res_paid=0,
-    )

@@ -482,28 +482,36 @@ class Table:
         cost = self.construct_cost(p, card, tile)
         assert cost is not None
         change, sp_cost = cost
-        cell, b = self.building_for(card)
-        self.return_resources(b, p)
         player.sp -= sp_cost
         player.screen_res -= change
         player.supply_res += change
+        height = self.add_floor(p, card, tile, sp_paid=sp_cost, res_paid=change)
+        player.screen_res -= height
+        st.queue.append({"op": "bonus", "p": p, "trigger": "construct"})
+        st.queue.append({"op": "keep", "p": p, "card": card})
+
+    def add_floor(self, p: int, card: str, tile: str, *, sp_paid: int, res_paid: int) -> int:
+        """Return the covered building's resources, stack the tile, mark the site.
+
+        The caller takes the new floors' resources from wherever its builder keeps them.
+        """
+        cell, b = self.building_for(card)
+        self.return_resources(b, p)
         b.tiles.append(tile)
         b.owner = p
         b.resources = b.height
         b.site = True
-        player.screen_res -= b.height
         self.emit(
             "construct",
-            seat=p,
+            seat=self.seat_of(p),
             card=card,
             tile=tile,
             cell=[cell[0], cell[1]],
             height=b.height,
-            sp_paid=sp_cost,
-            res_paid=change,
+            sp_paid=sp_paid,
+            res_paid=res_paid,
         )
-        st.queue.append({"op": "bonus", "p": p, "trigger": "construct"})
-        st.queue.append({"op": "keep", "p": p, "card": card})
+        return b.height
 
     def return_resources(self, b: Building, builder: int) -> None:
         if b.owner is None or b.resources == 0:
