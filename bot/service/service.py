@@ -554,7 +554,9 @@ class TableService:
         except NotYourTurn as exc:
             raise Refused("not_your_turn", exc.message) from None
         except IllegalAction as exc:
-            raise Refused("illegal", exc.message, typed=action.text(),
+            # The engine's code and values let a template explain in any language.
+            raise Refused("illegal", exc.message, typed=action.text(), reason=exc.code,
+                          reason_params=dict(exc.params),
                           **self._options_context(live, seat.seat)) from None
         text = action.text()
         await self._deliver(notes)

@@ -590,6 +590,8 @@ class Table:
                 f"Character {action.character} is not among the cards you hold: "
                 f"{', '.join(map(str, player.packet))}.",
                 code="not_in_packet",
+                character=action.character,
+                packet=list(player.packet),
             )
         changed = player.draft_pick is not None
         player.draft_pick = action.character
@@ -624,34 +626,47 @@ class Table:
         player = st.players[seat]
         if action.card not in player.hand:
             raise IllegalAction(
-                f"{action.card} is not in your hand ({', '.join(player.hand)}).", code="not_in_hand"
+                f"{action.card} is not in your hand ({', '.join(player.hand)}).",
+                code="not_in_hand",
+                card=action.card,
+                hand=list(player.hand),
             )
         if action.tile is not None and action.tile not in player.tiles:
-            raise IllegalAction(f"You do not have tile {action.tile}.", code="no_tile")
+            raise IllegalAction(
+                f"You do not have tile {action.tile}.", code="no_tile", tile=action.tile
+            )
         if is_urbanization(action.card):
             if action.tile is None and action.gain not in ("res", "tile"):
                 raise IllegalAction(
-                    "Played alone, an Urbanization card gives a resource or a tile."
+                    "Played alone, an Urbanization card gives a resource or a tile.",
+                    code="needs_gain",
+                    card=action.card,
                 )
             if action.tile is not None and player.screen_res < 1:
                 raise IllegalAction(
                     "Urbanizing puts one of your resources on the new building, and you have none.",
-                    code="cannot_pay",
+                    code="no_resource",
                 )
         else:
             if action.gain is not None:
-                raise IllegalAction("A Building card played alone gives the building's items.")
+                raise IllegalAction(
+                    "A Building card played alone gives the building's items.", code="no_gain"
+                )
             if (
                 action.tile is not None
                 and self.construct_cost(seat, action.card, action.tile) is None
             ):
                 _, b = self.building_for(action.card)
-                change = 1 if tile_color(action.tile) != tile_color(b.top) else 0
+                res = b.height + 1 + (1 if tile_color(action.tile) != tile_color(b.top) else 0)
+                sp = max(0, tile_number(b.top) - tile_number(action.tile))
                 raise IllegalAction(
                     f"You cannot pay for {action.tile} on {action.card}: it needs "
-                    f"{b.height + 1 + change} resources and "
-                    f"{max(0, tile_number(b.top) - tile_number(action.tile))} success points.",
+                    f"{res} resources and {sp} success points.",
                     code="cannot_pay",
+                    tile=action.tile,
+                    card=action.card,
+                    res=res,
+                    sp=sp,
                 )
         changed = player.pick is not None
         player.pick = Pick(action.card, action.tile, action.gain)
@@ -682,12 +697,16 @@ class Table:
         if d is None or d["kind"] != "token" or d["seat"] != seat:
             raise NotYourTurn("No urbanization token is waiting for you.")
         if action.letter != d["letter"]:
-            raise IllegalAction(f"The token to move is {d['letter']}.", code="wrong_token")
+            raise IllegalAction(
+                f"The token to move is {d['letter']}.", code="wrong_token", letter=d["letter"]
+            )
         if [action.x, action.y] not in d["options"]:
             opts = ", ".join(f"{x},{y}" for x, y in d["options"])
             raise IllegalAction(
                 f"Token {d['letter']} cannot go to {action.x},{action.y}; choose one of: {opts}.",
                 code="bad_cell",
+                letter=d["letter"],
+                options=opts,
             )
         st.decision = None
         self.move_token(action.letter, (action.x, action.y))

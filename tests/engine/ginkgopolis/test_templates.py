@@ -69,3 +69,31 @@ def test_every_prompt_renders_with_the_seats_own_hand(locale: str) -> None:
             text = env.get_template(f"{locale}/ginkgopolis/your_turn.txt").render(full)
             for card in ctx["view"]["me"]["hand"]:
                 assert card in text
+
+
+def test_a_refusal_explains_the_rule_in_french_from_the_engine_code() -> None:
+    from engine.core.errors import IllegalAction
+    from engine.ginkgopolis.actions import PlayCard
+    from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, put
+
+    st = fresh(2, seed=17)
+    put(st, (3, 3), ["R11", "R12"], owner=1)
+    p = st.players[0]
+    p.supply_res += p.screen_res
+    p.screen_res = 0
+    give_card(st, 0, "R12")
+    give_tile(st, 0, "R5")
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(st, 0, PlayCard("R12", "R5"))
+    ctx = {
+        "typed": "R12+R5",
+        "message": err.value.message,
+        "reason": err.value.code,
+        "reason_params": dict(err.value.params),
+        "options": [],
+    }
+    env = Renderer(ROOT).env
+    fr = env.get_template("fr/ginkgopolis/refusal_illegal.txt").render({**ctx, "locale": "fr"})
+    en = env.get_template("en/ginkgopolis/refusal_illegal.txt").render({**ctx, "locale": "en"})
+    assert "demande 3 ressources et 7 points de succès" in fr
+    assert "needs 3 resources and 7 success points" in en
