@@ -593,9 +593,9 @@ class Table:
                 character=action.character,
                 packet=list(player.packet),
             )
-        changed = player.draft_pick is not None
+        # The service announces each submission itself; only the seat learns what it kept.
         player.draft_pick = action.character
-        self.emit("draft_pick", seat=seat, changed=changed)
+        self.emit("your_draft", to=seat, character=action.character)
         if any(p.draft_pick is None for p in st.players):
             return
         packets = []
@@ -668,9 +668,7 @@ class Table:
                     res=res,
                     sp=sp,
                 )
-        changed = player.pick is not None
         player.pick = Pick(action.card, action.tile, action.gain)
-        self.emit("picked", seat=seat, changed=changed)
         self.emit("your_pick", to=seat, action=action.text())
         if all(p.pick is not None for p in st.players if not p.hal):
             self.begin_resolution()
