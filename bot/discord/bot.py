@@ -1,0 +1,129 @@
+"""The Discord client: slash commands, persistent components, DMs, and the service.
+
+Intents: ``guilds`` (channels and threads the tables live in) and ``dm_messages``
+(moves typed in DMs). Neither is privileged; the bot reads no guild message at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+import discord
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from discord import app_commands
+
+from bot.clock import Clock
+from bot.discord import handlers, ids, typed
+from bot.discord.commands import build_commands
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.frontend import Frontend
+from bot.discord.notifier import DiscordNotifier
+from bot.service import BootReport, TableService
+from bot.store import SqliteStore
+from bot.text import Renderer, discord_time
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BotConfig:
+    db_path: Path
+    clock: Clock | None = None  # tests move a fake clock instead of waiting
+    # APScheduler fires deadlines and reminders; tests call the job functions instead.
+    scheduler: bool = True
+    sync_commands: bool = True
+    # An already open store, which the bot then owns and closes. Tests open it outside
+    # the bot's tasks: SqliteStore.open leaves its PRAGMA cursors to the garbage collector,
+    # and simcord's loop instrumentation keeps them alive long enough to break the
+    # migration's COMMIT ("SQL statements in progress").
+    store: SqliteStore | None = None
+
+
+def intents() -> discord.Intents:
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.dm_messages = True
+    return wanted
+
+
+class UrbanistBot(discord.Client):
+    def __init__(self, config: BotConfig) -> None:
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
+        self.config = config
+        self.tree: app_commands.CommandTree[UrbanistBot] = app_commands.CommandTree(self)
+        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        build_commands(self.tree)
+        self.frontend = Frontend(self, Renderer(time_format=discord_time))
+        self.notifier = DiscordNotifier(self.frontend)
+        self.store: SqliteStore | None = None
+        self.scheduler: AsyncIOScheduler | None = None
+        self.boot_report: BootReport | None = None
+
+    @property
+    def service(self) -> TableService:
+        return self.frontend.service
+
+    async def setup_hook(self) -> None:
+        self.store = self.config.store or await SqliteStore.open(self.config.db_path)
+        self.config.store = None  # a restart with this config opens the file anew
+        if self.config.scheduler:
+            self.scheduler = AsyncIOScheduler(timezone=UTC)
+        service = TableService(self.store, self.notifier, clock=self.config.clock,
+                               scheduler=self.scheduler)
+        self.frontend.attach(service)
+        # Deadlines and reminders are rebuilt from the database before anything runs.
+        self.boot_report = await service.boot()
+        if self.scheduler is not None:
+            self.scheduler.start()
+        # Every button and select ever sent answers again, whatever its message.
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.config.sync_commands:
+            await self.tree.sync()
+        log.info("ready: %d running tables, %d jobs", self.boot_report.running_tables,
+                 self.boot_report.jobs)
+
+    async def shutdown(self) -> None:
+        """Stop the jobs, publish what is queued, close the database."""
+        if self.scheduler is not None and self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        await self.notifier.idle()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def close(self) -> None:
+        try:
+            await self.shutdown()
+        finally:
+            await super().close()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot:
+            return
+        if self.user is not None and message.author.id == self.user.id:
+            return
+        await typed.on_direct_message(self.frontend, message)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if ids.is_ours(custom_id) and not ids.is_known(custom_id):
+            await handlers.unknown_component(interaction)
+
+    async def _on_command_error(self, interaction: discord.Interaction[Any],
+                                error: app_commands.AppCommandError) -> None:
+        log.error("command %s failed", interaction.command and interaction.command.name,
+                  exc_info=error)
+        text = self.frontend.say("error", self.frontend.guild_locale(interaction))
+        with contextlib.suppress(discord.HTTPException):
+            await self.frontend.reply(interaction, text)
+
+
+def create_bot(db_path: Path, **options: Any) -> UrbanistBot:
+    return UrbanistBot(BotConfig(db_path=db_path, **options))

@@ -1,0 +1,312 @@
+"""Slash commands: ``/table ...``, ``/hand`` and ``/rules``.
+
+A table lives in one channel or thread; commands act on the table of the channel they
+are typed in (or on ``table:`` for an ended one). Every answer that only concerns the
+person asking is ephemeral: the table's own news reaches the channel through the
+service's notifications, so nothing is said twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from types import TracebackType
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.components import hand_view
+from bot.discord.frontend import Frontend, Outgoing, frontend_of
+from bot.discord.limits import MESSAGE_CHARS, truncate
+from bot.discord.status import status_context, status_text
+from bot.service import FileSpec, Refused, TableInfo, TableSettings
+from engine.core import game_names, get_game
+
+Interaction = discord.Interaction[Any]
+HOUR = 3600
+LOG_LINES = 20
+
+
+def playable_games() -> list[str]:
+    """The engine's games (test games registered by the test suite are left out)."""
+    return [name for name in game_names()
+            if type(get_game(name)).__module__.startswith("engine.")]
+
+
+class Answer:
+    """``async with Answer(interaction) as a:`` answers a ``Refused`` raised inside with the
+    refusal's template, in the table's language once ``a.table_info`` has been set."""
+
+    def __init__(self, interaction: Interaction) -> None:
+        self.interaction = interaction
+        self.fe = frontend_of(interaction)
+        self.locale = self.fe.guild_locale(interaction)
+        self.game: str | None = None
+        self.table: int | None = None
+
+    def about(self, info: TableInfo) -> TableInfo:
+        self.locale, self.game, self.table = info.locale, info.game, info.id
+        return info
+
+    async def __aenter__(self) -> Answer:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> bool:
+        if isinstance(exc, Refused):
+            await self.fe.refuse(self.interaction, exc, locale=self.locale, game=self.game,
+                                 table=self.table)
+            return True
+        return False
+
+
+async def table_here(interaction: Interaction, table: int | None = None) -> TableInfo:
+    """The table named by ``table`` (if it belongs to this server) or the channel's."""
+    fe = frontend_of(interaction)
+    if table is not None:
+        info = await fe.service.info(table)
+        if info.guild_id is not None and info.guild_id != str(interaction.guild_id):
+            raise Refused("no_table", "There is no such table here.", table_id=table)
+        return info
+    found = await fe.service.table_in_channel(str(interaction.channel_id))
+    if found is None:
+        raise Refused("no_table", "There is no table in this channel.")
+    return found
+
+
+async def my_table(interaction: Interaction, table: int | None) -> TableInfo:
+    """For ``/hand``: in a server, the channel's table; in DMs, the user's table that waits
+    for them (or their only one)."""
+    fe = frontend_of(interaction)
+    if interaction.guild is not None or table is not None:
+        return await table_here(interaction, table)
+    actor = fe.actor(interaction)
+    tables = await fe.service.tables_of(actor.user_id)
+    waiting = [t for t in tables if t.seat_of(actor.user_id) in t.waiting]
+    chosen = waiting or tables
+    if not chosen:
+        raise Refused("no_table", "You have no table in play.")
+    return chosen[0]
+
+
+def _done(fe: Frontend, verb: str, info: TableInfo, **extra: Any) -> str:
+    return fe.say("done", info.locale, info.game, verb=verb, table_id=info.id, **extra)
+
+
+def _seat_of_member(info: TableInfo, member: discord.abc.User | None,
+                    seat: int | None) -> int | None:
+    if member is not None:
+        found = info.seat_of(str(member.id))
+        if found is None:
+            raise Refused("no_seat", f"{member.display_name} has no seat here.",
+                          seat_number=member.display_name)
+        return found
+    if seat is not None:
+        return seat - 1  # players count seats from 1
+    return None
+
+
+class TableCommands(app_commands.Group):
+    def __init__(self, games: list[str]) -> None:
+        super().__init__(name="table", description="Run a board game table in this channel",
+                         guild_only=True)
+        self._new_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Offered by autocomplete: a choices list would have to be fixed at import time.
+        self._game_choices = [app_commands.Choice(name=g.capitalize(), value=g) for g in games]
+
+    @app_commands.command(name="new", description="Open a new table in this channel")
+    @app_commands.describe(
+        game="The game to play", seats="Most players (humans and bots)",
+        deadline_hours="Hours for each decision before the AI plays for a late player",
+        locale="Language of the table (default: the server's)",
+        timeout="What happens at a deadline")
+    @app_commands.choices(
+        locale=[app_commands.Choice(name="English", value="en"),
+                app_commands.Choice(name="Français", value="fr")],
+        timeout=[app_commands.Choice(name="The AI plays for the late player", value="ai"),
+                 app_commands.Choice(name="No deadlines", value="none")])
+    async def new(self, interaction: Interaction, game: str,
+                  seats: app_commands.Range[int, 1, 8] | None = None,
+                  deadline_hours: app_commands.Range[int, 1, 720] = 24,
+                  locale: str | None = None, timeout: str = "ai") -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            channel_id = interaction.channel_id or 0
+            # One table per channel: two /table new at once must not both succeed.
+            async with self._new_locks[channel_id]:
+                existing = await fe.service.table_in_channel(str(channel_id))
+                if existing is not None:
+                    await fe.reply(interaction, fe.say("table_exists", existing.locale,
+                                                       existing.game, table_id=existing.id))
+                    return
+                table_locale = locale or answer.locale
+                settings = TableSettings(deadline_seconds=deadline_hours * HOUR,
+                                         timeout_policy=timeout, locale=table_locale)
+                thread = str(channel_id) if isinstance(interaction.channel, discord.Thread) \
+                    else None
+                info = await fe.service.create(
+                    fe.actor(interaction), game, settings=settings, max_seats=seats,
+                    guild_id=str(interaction.guild_id), channel_id=str(channel_id),
+                    thread_id=thread)
+            await fe.reply(interaction, _done(fe, "new", answer.about(info)))
+
+    @new.autocomplete("game")
+    async def _game_autocomplete(self, interaction: Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        return [c for c in self._game_choices if current.lower() in c.value][:25]
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave the table (a bot takes your seat "
+                          "once the game has started)")
+    async def leave(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "leave")
+
+    @app_commands.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "start")
+
+    @app_commands.command(name="pause", description="Pause the table: deadlines freeze (host)")
+    async def pause(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "pause")
+
+    @app_commands.command(name="resume", description="Resume a paused table (host)")
+    async def resume(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "resume")
+
+    @app_commands.command(name="abort", description="End the table now (host or moderator)")
+    async def abort(self, interaction: Interaction) -> None:
+        await self._simple(interaction, "abort")
+
+    async def _simple(self, interaction: Interaction, verb: str) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction))
+            actor = fe.actor(interaction)
+            service = fe.service
+            call = {"join": service.join, "leave": service.leave, "start": service.start,
+                    "pause": service.pause, "resume": service.resume,
+                    "abort": service.abort}[verb]
+            info = await call(info.id, actor)
+            await fe.reply(interaction, _done(fe, verb, info))
+
+    @app_commands.command(name="status", description="Who the table is waiting for")
+    @app_commands.describe(table="A table number (default: this channel's)")
+    async def status(self, interaction: Interaction, table: int | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction, table))
+            text = status_text(fe, info)
+            view = None
+            if info.status in ("running", "paused") and info.seat_of(
+                    str(interaction.user.id)) is not None:
+                view = hand_view(info.id, fe.labels(info.locale))
+            await fe.reply(interaction, Outgoing(text, view=view))
+
+    @app_commands.command(name="board", description="Show the public board")
+    @app_commands.describe(table="A table number (default: this channel's)")
+    async def board(self, interaction: Interaction, table: int | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction, table))
+            view = await fe.service.view(info.id, None)  # the public view, even for a player
+            await interaction.response.defer(thinking=True)  # rendering takes a moment
+            image = await fe.image_for(info.game, FileSpec("board"), view, info)
+            if image is not None:
+                text = fe.say("board_caption", info.locale, info.game, table_id=info.id)
+            else:
+                board = fe.renderer.render_template("view", {"view": view, **status_context(
+                    info)}, locale=info.locale, game=info.game)
+                text = "```\n" + truncate(board, MESSAGE_CHARS - 8) + "\n```"
+            await fe.reply(interaction, Outgoing(text, image), ephemeral=False)
+
+    @app_commands.command(name="settings", description="How this table is run")
+    @app_commands.describe(table="A table number (default: this channel's)")
+    async def settings(self, interaction: Interaction, table: int | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction, table))
+            host = next((s.name for s in info.seats if s.user_id == info.host_id), None)
+            text = fe.say("settings", info.locale, info.game, **status_context(info),
+                          locale_name=info.locale, host=host, host_id=info.host_id)
+            await fe.reply(interaction, text)
+
+    @app_commands.command(name="extend", description="Give more time (host)")
+    @app_commands.describe(hours="How many hours more",
+                           member="Only this player (default: everyone who has to decide)")
+    async def extend(self, interaction: Interaction, hours: app_commands.Range[int, 1, 720],
+                     member: discord.Member | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction))
+            seat = _seat_of_member(info, member, None)
+            info = await fe.service.extend(info.id, fe.actor(interaction), hours * HOUR, seat)
+            await fe.reply(interaction, _done(fe, "extend", info, hours=hours))
+
+    @app_commands.command(name="kick", description="Remove a player; in a game a bot takes "
+                          "the seat (host or moderator)")
+    @app_commands.describe(member="The player to remove", seat="Or a seat number (from 1)")
+    async def kick(self, interaction: Interaction, member: discord.Member | None = None,
+                   seat: app_commands.Range[int, 1, 8] | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction))
+            number = _seat_of_member(info, member, seat)
+            if number is None:
+                raise Refused("no_seat", "Name a member or a seat.", seat_number="?")
+            name = info.seats[number].name if number < len(info.seats) else str(number + 1)
+            info = await fe.service.kick(info.id, fe.actor(interaction), number)
+            await fe.reply(interaction, _done(fe, "kick", info, kicked=name))
+
+    @app_commands.command(name="log", description="The table's public log")
+    @app_commands.describe(table="A table number (default: this channel's)")
+    async def log(self, interaction: Interaction, table: int | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction, table))
+            entries = await fe.service.log(info.id)
+            lines = [{"version": e.version, "name": e.name, "source": e.source,
+                      "text": e.text, "at": e.at} for e in entries]
+            # The newest lines that fit in one message.
+            for count in range(min(LOG_LINES, len(lines)), -1, -1):
+                text = fe.say("log", info.locale, info.game, table_id=info.id,
+                              entries=lines[len(lines) - count:], total=len(lines))
+                if len(text) <= MESSAGE_CHARS:
+                    break
+            await fe.reply(interaction, truncate(text))
+
+
+def build_commands(tree: app_commands.CommandTree[Any]) -> None:
+    games = playable_games()
+    tree.add_command(TableCommands(games))
+
+    @tree.command(name="hand", description="Your private hand and choices, only for you")
+    @app_commands.describe(table="A table number (default: this channel's, or yours in DMs)")
+    async def hand(interaction: Interaction, table: int | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await my_table(interaction, table))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            out = await fe.hand_message(info.id, fe.actor(interaction))
+            await fe.reply(interaction, out)
+
+    @tree.command(name="rules", description="How to play, and how to type your moves")
+    @app_commands.describe(game="The game (default: this channel's table)")
+    @app_commands.choices(game=[app_commands.Choice(name=g.capitalize(), value=g)
+                                for g in games])
+    async def rules(interaction: Interaction, game: str | None = None) -> None:
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            locale = answer.locale
+            if game is None and interaction.guild is not None:
+                found = await fe.service.table_in_channel(str(interaction.channel_id))
+                if found is not None:
+                    game, locale = found.game, found.locale
+            text = fe.renderer.render_template(
+                f"discord/rules_{game}" if game else "discord/rules",
+                {"game": game, "games": games}, locale=locale, game=game,
+                fallback="discord/rules")
+            await fe.reply(interaction, text)

@@ -1,0 +1,199 @@
+"""What every Discord handler shares: the table service, the templates, labels, who is
+asking, and how to answer within Discord's limits. One ``Frontend`` per bot; handlers
+reach it through ``interaction.client.frontend``."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot import images
+from bot.discord import components, menus
+from bot.discord.labels import Labels, load_labels
+from bot.discord.limits import split_message
+from bot.service import Actor, FileSpec, Refused, TableInfo, TableService
+from bot.text import Renderer
+
+FRENCH = "fr"
+DEFAULT_LOCALE = "en"
+
+
+@dataclass
+class Outgoing:
+    """A message to send: text (split if long), an optional image, optional components
+    (they go on the last part, next to the image)."""
+
+    content: str
+    image: images.Image | None = None
+    view: discord.ui.View | None = None
+
+    def parts(self) -> list[str]:
+        return split_message(self.content) or ([] if self.image or self.view else ["…"])
+
+    def file(self) -> discord.File | None:
+        # A discord.File is consumed by sending: make a new one for every send.
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image.data), filename=self.image.filename)
+
+
+def frontend_of(interaction: discord.Interaction[Any]) -> Frontend:
+    client: Any = interaction.client
+    fe: Frontend = client.frontend
+    return fe
+
+
+def locale_from_discord(locale: discord.Locale | str | None) -> str:
+    """The guild's preferred locale decides a new table's language: French for fr,
+    English otherwise (the two locales the templates exist in)."""
+    value = locale.value if isinstance(locale, discord.Locale) else (locale or "")
+    return FRENCH if value.lower().startswith("fr") else DEFAULT_LOCALE
+
+
+class Frontend:
+    def __init__(self, client: discord.Client, renderer: Renderer) -> None:
+        self.client = client
+        self.renderer = renderer
+        self._service: TableService | None = None
+        self._labels: dict[str, Labels] = {}
+
+    def attach(self, service: TableService) -> None:
+        # The service needs the notifier, which needs this object: attached once built.
+        self._service = service
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError("the table service is not attached yet")
+        return self._service
+
+    # ---------------------------------------------------------------- text
+
+    def say(self, template: str, locale: str, game: str | None = None, /,
+            **context: Any) -> str:
+        return self.renderer.render_template(f"discord/{template}", context, locale=locale,
+                                             game=game)
+
+    def refusal(self, exc: Refused, locale: str, game: str | None = None) -> str:
+        return self.renderer.refusal(exc, locale=locale, game=game)
+
+    def labels(self, locale: str) -> Labels:
+        if locale not in self._labels:
+            self._labels[locale] = load_labels(self.renderer, locale)
+        return self._labels[locale]
+
+    # ---------------------------------------------------------------- who and where
+
+    @staticmethod
+    def actor(interaction: discord.Interaction[Any]) -> Actor:
+        """The person clicking. Manage Server or Manage Channels grants the host's powers
+        (abort, kick, pause...) on every table of the server."""
+        user = interaction.user
+        manager = False
+        if interaction.guild is not None:
+            perms = interaction.permissions
+            manager = perms.manage_guild or perms.manage_channels
+        return Actor(str(user.id), user.display_name, manager=manager)
+
+    @staticmethod
+    def guild_locale(interaction: discord.Interaction[Any]) -> str:
+        guild = interaction.guild
+        if guild is not None:
+            return locale_from_discord(guild.preferred_locale)
+        return locale_from_discord(interaction.guild_locale or interaction.locale)
+
+    async def channel(self, info: TableInfo) -> discord.abc.Messageable | None:
+        """The channel or thread the table lives in; None when it has none (a console table)
+        or the bot cannot see it any more."""
+        target = info.thread_id or info.channel_id
+        if target is None:
+            return None
+        channel: Any = self.client.get_channel(int(target))
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(int(target))
+            except discord.HTTPException:
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    # ---------------------------------------------------------------- components
+
+    def menu(self, table: int, version: int, options: Sequence[Mapping[str, Any] | Any],
+             locale: str) -> discord.ui.View | None:
+        """The buttons and selects for a seat's options (``Option`` values or their JSON)."""
+        texts = [o["text"] if isinstance(o, Mapping) else o.text for o in options]
+        plan = menus.plan(texts, table=table, version=version)
+        return components.menu_view(plan, table, version, self.labels(locale))
+
+    def menu_from_context(self, context: Mapping[str, Any], table: int,
+                          locale: str) -> discord.ui.View | None:
+        """A menu for a notification or refusal that carries ``options``: a decision's
+        notes (your turn, reminder, submitted, hand) and stale/illegal refusals."""
+        options = context.get("options") or []
+        version = context.get("prompt_version")
+        if not options or version is None or context.get("decision", True) is None:
+            return None
+        return self.menu(table, int(version), options, locale)
+
+    # ---------------------------------------------------------------- private content
+
+    async def hand_message(self, table_id: int, actor: Actor) -> Outgoing:
+        """The seat's private situation: the same text, image and menu as its DM."""
+        note = await self.service.hand(table_id, actor)
+        ctx = note.context
+        template = "your_turn" if ctx.get("decision") else "hand"
+        content = self.renderer.render_template(template, ctx, locale=note.locale,
+                                                game=note.game)
+        info = await self.service.info(table_id)
+        image = await self.image_for(note.game, FileSpec("board", note.seat), ctx.get("view"),
+                                     info)
+        return Outgoing(content, image, self.menu_from_context(ctx, table_id, note.locale))
+
+    async def image_for(self, game: str, spec: FileSpec, view: Mapping[str, Any] | None,
+                        info: TableInfo) -> images.Image | None:
+        if view is None:
+            if spec.seat is not None:
+                seat = info.seats[spec.seat] if spec.seat < len(info.seats) else None
+                if seat is None or seat.user_id is None:
+                    return None
+                view = await self.service.view(info.id, Actor(seat.user_id))
+            else:
+                view = await self.service.view(info.id, None)
+        return await images.render_async(game, spec, view, table_id=info.id, names=info.names,
+                                         outcome=info.outcome)
+
+    # ---------------------------------------------------------------- replies
+
+    async def reply(self, interaction: discord.Interaction[Any], out: Outgoing | str, *,
+                    ephemeral: bool = True) -> None:
+        """Answer an interaction (first response or follow-up), in as many messages as the
+        text needs; the image and components go with the last one."""
+        if isinstance(out, str):
+            out = Outgoing(out)
+        parts = out.parts()
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+            if last:
+                file = out.file()
+                if file is not None:
+                    kwargs["file"] = file
+                if out.view is not None:
+                    kwargs["view"] = out.view
+            if not interaction.response.is_done():
+                await interaction.response.send_message(part, **kwargs)
+            else:
+                await interaction.followup.send(part, **kwargs)
+
+    async def refuse(self, interaction: discord.Interaction[Any], exc: Refused, *,
+                     locale: str, game: str | None = None, table: int | None = None) -> None:
+        """A polite no, with the current options as a fresh menu when the refusal has them
+        (a stale button shows what can be done now)."""
+        view = None
+        if table is not None:
+            view = self.menu_from_context(exc.context, table, locale)
+        await self.reply(interaction, Outgoing(self.refusal(exc, locale, game), view=view))

@@ -1,0 +1,144 @@
+"""What a click does. Every handler acknowledges the interaction first (Discord allows
+three seconds; a move may trigger bot moves and rendering), then asks the service, which
+alone decides who may do what: a refusal comes back as a polite ephemeral message and
+leaves the table as it was."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord import components, menus
+from bot.discord.frontend import Frontend, frontend_of
+from bot.discord.limits import truncate
+from bot.service import Prompt, Refused
+
+log = logging.getLogger(__name__)
+
+
+async def _where(fe: Frontend, table: int,
+                 interaction: discord.Interaction[Any]) -> tuple[str, str | None]:
+    """The table's locale and game, for the words of the answer."""
+    try:
+        info = await fe.service.info(table)
+    except Refused:
+        return fe.guild_locale(interaction), None
+    return info.locale, info.game
+
+
+def _moved_on(prompt: Prompt, version: int) -> Refused | None:
+    """The same refusal the service gives a stale move, for menu navigation (which is not a
+    move, so the service never sees it)."""
+    if prompt.decision is None or not prompt.options:
+        return Refused("not_your_turn", "You have nothing to decide right now.")
+    if version < prompt.version:
+        return Refused("stale", "The table has moved on since this was shown.",
+                       given_version=version, prompt_version=prompt.version,
+                       options=[o.to_json() for o in prompt.options],
+                       legal=[o.text for o in prompt.options])
+    return None
+
+
+async def play(interaction: discord.Interaction[Any], table: int, version: int,
+               text: str) -> None:
+    """A button or select carrying one action (its text form) built for ``version``."""
+    fe = frontend_of(interaction)
+    await interaction.response.defer()
+    actor = fe.actor(interaction)
+    locale, game = await _where(fe, table, interaction)
+    try:
+        prompt = await fe.service.prompt(table, actor)
+        option = next((o for o in prompt.options if o.text == text), None)
+        if option is not None:
+            result = await fe.service.act(table, actor, option.json, version=version)
+        else:
+            # Not among the current options: the service says why (stale, illegal...).
+            result = await fe.service.act_text(table, actor, text, version=version)
+    except Refused as exc:
+        await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
+        return
+    # The menu has served: say what was chosen and take its buttons away, so only the
+    # newest message of a seat ever has live components.
+    chosen = fe.say("chosen", locale, game, text=result.text, table_id=table)
+    before = interaction.message.content if interaction.message else ""
+    content = truncate(f"{before}\n\n{chosen}" if before else chosen)
+    try:
+        await interaction.edit_original_response(content=content, view=None)
+    except discord.HTTPException:
+        log.warning("table %d: could not mark the menu as used", table)
+
+
+async def _navigate(interaction: discord.Interaction[Any], table: int, version: int,
+                    key: str | None) -> None:
+    fe = frontend_of(interaction)
+    await interaction.response.defer()
+    actor = fe.actor(interaction)
+    locale, game = await _where(fe, table, interaction)
+    try:
+        prompt = await fe.service.prompt(table, actor)
+        problem = _moved_on(prompt, version)
+        if problem is not None:
+            raise problem
+    except Refused as exc:
+        await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
+        return
+    texts = [o.text for o in prompt.options]
+    if key is None:
+        view = fe.menu(table, version, prompt.options, locale)
+    else:
+        plan = menus.plan_group(texts, key, table=table, version=version)
+        view = components.menu_view(plan, table, version, fe.labels(locale), back=True)
+    await interaction.edit_original_response(view=view)
+
+
+async def open_group(interaction: discord.Interaction[Any], table: int, version: int,
+                     key: str) -> None:
+    """A group chosen (a card): the same message now offers that group's actions."""
+    await _navigate(interaction, table, version, key)
+
+
+async def back_to_menu(interaction: discord.Interaction[Any], table: int, version: int) -> None:
+    await _navigate(interaction, table, version, None)
+
+
+async def show_hand(interaction: discord.Interaction[Any], table: int) -> None:
+    """The seat's private message, ephemerally: for closed DMs, or a lost DM."""
+    fe = frontend_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale, game = await _where(fe, table, interaction)
+    try:
+        out = await fe.hand_message(table, fe.actor(interaction))
+    except Refused as exc:
+        await fe.refuse(interaction, exc, locale=locale, game=game)
+        return
+    await fe.reply(interaction, out)
+
+
+async def lobby(interaction: discord.Interaction[Any], verb: str, table: int) -> None:
+    """The lobby buttons. Success needs no answer of its own: the lobby message itself is
+    edited by the notifications that follow."""
+    fe = frontend_of(interaction)
+    await interaction.response.defer()
+    actor = fe.actor(interaction)
+    locale, game = await _where(fe, table, interaction)
+    service = fe.service
+    try:
+        if verb == "join":
+            await service.join(table, actor)
+        elif verb == "leave":
+            await service.leave(table, actor)
+        elif verb == "bot":
+            await service.add_bot(table, actor)
+        elif verb == "start":
+            await service.start(table, actor)
+    except Refused as exc:
+        await fe.refuse(interaction, exc, locale=locale, game=game)
+
+
+async def unknown_component(interaction: discord.Interaction[Any]) -> None:
+    """A ``urb:`` custom id that no component answers to: forged, or from a bot version
+    that is gone. Say so rather than let Discord show "interaction failed"."""
+    fe = frontend_of(interaction)
+    await fe.reply(interaction, fe.say("unknown_button", fe.guild_locale(interaction)))

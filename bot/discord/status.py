@@ -1,0 +1,104 @@
+"""The one status message per table, edited in place: the lobby with its buttons, then
+who still has to act and until when (never what anyone chose), then the result.
+
+The message is remembered in memory; after a restart it is found again in the channel's
+recent history by the custom ids of its buttons, so a restart does not leave a second
+status message behind (unless the old one scrolled far away, when a new one is posted).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord import components, ids
+from bot.discord.frontend import Frontend
+from bot.discord.limits import truncate
+from bot.service import TableInfo
+
+log = logging.getLogger(__name__)
+
+HISTORY_SEARCH = 50
+
+
+def status_context(info: TableInfo) -> dict[str, Any]:
+    waiting = [
+        {"seat": s, "name": info.seats[s].name, "decision": kind,
+         "deadline": info.deadlines.get(s), "dm_ok": info.seats[s].dm_ok}
+        for s, kind in sorted(info.waiting.items())
+        if s < len(info.seats) and not info.seats[s].is_bot
+    ]
+    standings = (info.outcome or {}).get("standings", [])
+    winners = [info.seats[s["seat"]].name if s.get("seat") is not None else s["name"]
+               for s in standings if s.get("rank") == 1]
+    return {
+        "table_id": info.id, "game": info.game, "status": info.status,
+        "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot} for s in info.seats],
+        "names": info.names, "max_seats": info.max_seats, "min_seats": info.min_seats,
+        "deadline_seconds": info.deadline_seconds, "timeout_policy": info.timeout_policy,
+        "waiting": waiting, "winners": winners,
+    }
+
+
+def status_text(fe: Frontend, info: TableInfo) -> str:
+    return truncate(fe.say("status", info.locale, info.game, **status_context(info)))
+
+
+class StatusBoard:
+    def __init__(self, fe: Frontend) -> None:
+        self.fe = fe
+        self._messages: dict[int, discord.Message] = {}
+        self._shown: dict[int, tuple[str, str]] = {}
+
+    def _view(self, info: TableInfo) -> tuple[str, discord.ui.View | None]:
+        labels = self.fe.labels(info.locale)
+        if info.status == "lobby":
+            return "lobby", components.lobby_view(info.id, labels)
+        if info.status in ("running", "paused"):
+            return "hand", components.hand_view(info.id, labels)
+        return "none", None
+
+    async def show(self, info: TableInfo, channel: discord.abc.Messageable) -> None:
+        """Edit the table's status message to the present (post it if there is none)."""
+        content = status_text(self.fe, info)
+        kind, view = self._view(info)
+        if self._shown.get(info.id) == (content, kind):
+            return  # nothing changed: spare Discord an edit
+        message = self._messages.get(info.id) or await self._find(info.id, channel)
+        if message is not None:
+            try:
+                message = await message.edit(content=content, view=view)
+            except discord.NotFound:
+                message = None
+            except discord.HTTPException:
+                log.warning("table %d: could not edit the status message", info.id)
+                return
+        if message is None:
+            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+            try:
+                message = await channel.send(content, **kwargs)
+            except discord.HTTPException:
+                log.warning("table %d: could not post the status message", info.id)
+                return
+        self._messages[info.id] = message
+        self._shown[info.id] = (content, kind)
+
+    async def _find(self, table: int, channel: discord.abc.Messageable) -> discord.Message | None:
+        me = self.fe.client.user
+        if me is None:
+            return None
+        marker = ids.status_marker(table)
+        try:
+            async for message in channel.history(limit=HISTORY_SEARCH):
+                if message.author.id != me.id:
+                    continue
+                for row in message.components:
+                    for child in getattr(row, "children", [row]):
+                        custom_id = getattr(child, "custom_id", None)
+                        if custom_id and marker.fullmatch(custom_id):
+                            return message
+        except discord.HTTPException:
+            log.info("table %d: no access to the channel history", table)
+        return None

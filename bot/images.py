@@ -1,0 +1,111 @@
+"""Images for a notification's ``FileSpec``: PNG bytes from the games' pure renderers.
+
+Each game may ship ``engine/<game>/render`` with ``render_board(view)`` (the public
+board), ``render_private(view)`` (one seat's hand and tiles), ``render_final(view,
+outcome)`` (the final scores) and ``render_timelapse(views)``; a renderer that wants
+the players' names takes a ``names`` keyword. Whatever a game lacks yields no image:
+the text always carries the information, the image is a courtesy.
+
+Rendering is CPU work (a tenth of a second or so), so ``render_async`` runs it in a
+thread, and the event loop keeps answering interactions meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from bot.service.notifications import FileSpec
+
+log = logging.getLogger(__name__)
+
+# Discord refuses uploads above 10 MiB (the limit for bots without a boosted server).
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Image:
+    filename: str
+    data: bytes
+
+
+def _renderer_module(game: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"engine.{game}.render")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and f"engine.{game}.render".startswith(exc.name):
+            return None
+        raise
+
+
+def _call(func: Callable[..., bytes], *args: Any, names: Sequence[str]) -> bytes:
+    # Renderers differ in whether they take the names; pass them only where wanted.
+    if "names" in inspect.signature(func).parameters:
+        return func(*args, names=list(names))
+    return func(*args)
+
+
+def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
+               names: Sequence[str] = (), outcome: Mapping[str, Any] | None = None) -> bytes | None:
+    """PNG bytes for ``spec`` drawn from ``view`` (the view of ``spec.seat``), or None when
+    the game has no renderer for it. Synchronous and CPU bound: see ``render_async``."""
+    module = _renderer_module(game)
+    if module is None:
+        return None
+    if spec.kind == "board":
+        func = getattr(module, "render_private", None) if spec.seat is not None else None
+        if func is not None:
+            return _call(func, view, names=names)
+        board = getattr(module, "render_board", None)
+        return None if board is None else _call(board, view, names=names)
+    if spec.kind == "scores":
+        final = getattr(module, "render_final", None)
+        if final is None or outcome is None:
+            return None
+        return _call(final, view, dict(outcome), names=names)
+    return None
+
+
+def render_timelapse(game: str, views: Sequence[Mapping[str, Any]]) -> bytes | None:
+    """GIF bytes of the public board over the game, for games that can draw one."""
+    module = _renderer_module(game)
+    func = None if module is None else getattr(module, "render_timelapse", None)
+    if func is None or not views:
+        return None
+    data: bytes = func(list(views))
+    return data
+
+
+def filename_for(spec: FileSpec, table_id: int) -> str:
+    """Public and private images are named apart, so a test (or a person) can tell them
+    apart at a glance: ``board-12.png``, ``scores-12.png``, ``hand-12.png``."""
+    kind = "hand" if spec.kind == "board" and spec.seat is not None else spec.kind
+    return f"{kind}-{table_id}.png"
+
+
+async def render_async(game: str, spec: FileSpec, view: Mapping[str, Any], *, table_id: int,
+                       names: Sequence[str] = (),
+                       outcome: Mapping[str, Any] | None = None) -> Image | None:
+    """``render_png`` in a worker thread. A renderer's failure is logged and yields no
+    image: a broken picture must never hold up a game."""
+    loop = asyncio.get_running_loop()
+    job = functools.partial(render_png, game, spec, view, names=names, outcome=outcome)
+    try:
+        data = await loop.run_in_executor(None, job)
+    except Exception:
+        log.exception("rendering %s for table %d (%s) failed", spec, table_id, game)
+        return None
+    if data is None:
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        log.warning("image %s for table %d is %d bytes: too big for Discord", spec, table_id,
+                    len(data))
+        return None
+    return Image(filename_for(spec, table_id), data)

@@ -1,0 +1,51 @@
+"""The pytest fixtures of the Discord tests; test modules star-import them:
+``from simfixtures import *  # noqa: F403``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+from simtable import World
+
+from bot.clock import FakeClock
+from bot.discord import UrbanistBot, create_bot
+from bot.store import SqliteStore
+
+__all__ = ["clock", "simcord_bot", "world"]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+async def make_bot(db_path: Path, clock: FakeClock) -> UrbanistBot:
+    # The store is opened here, outside the bot's tasks (see BotConfig.store).
+    store = await SqliteStore.open(db_path)
+    return create_bot(db_path, clock=clock, scheduler=False, store=store)
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, clock: FakeClock) -> UrbanistBot:
+    return await make_bot(tmp_path / "urbanist.sqlite3", clock)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
+                tmp_path: Path) -> AsyncIterator[World]:
+    env = simcord_env
+    guild = env.create_guild("Urbanists")
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(env.create_user(n, global_name=n.capitalize()))
+              for n in ("alice", "bob", "chloe")]
+    spectator = guild.add_member(env.create_user("sam", global_name="Sam"))
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    mod = guild.add_member(env.create_user("mo", global_name="Mo"), roles=[mods])
+    w = World(env, simcord_bot, clock, tmp_path / "urbanist.sqlite3", guild, channel, people,
+              spectator, mod)
+    yield w
+    await w.bot.shutdown()
