@@ -61,15 +61,23 @@ class Answer:
         return False
 
 
-async def table_here(interaction: Interaction, table: int | None = None) -> TableInfo:
-    """The table named by ``table`` (if it belongs to this server) or the channel's."""
+async def table_here(interaction: Interaction, table: int | None = None, *,
+                     ended: bool = False) -> TableInfo:
+    """The table named by ``table`` (if it belongs to this server) or the channel's. With
+    ``ended``, the channel's newest table even when over (to read its log or board)."""
     fe = frontend_of(interaction)
     if table is not None:
         info = await fe.service.info(table)
         if info.guild_id is not None and info.guild_id != str(interaction.guild_id):
             raise Refused("no_table", "There is no such table here.", table_id=table)
         return info
-    found = await fe.service.table_in_channel(str(interaction.channel_id))
+    channel = str(interaction.channel_id)
+    found = await fe.service.table_in_channel(channel)
+    if found is None and ended:
+        # The service only looks for tables in play; its store knows the ended ones too.
+        records = await fe.service.store.find_tables(channel_id=channel)
+        if records:
+            found = await fe.service.info(records[-1].id)
     if found is None:
         raise Refused("no_table", "There is no table in this channel.")
     return found
@@ -198,7 +206,7 @@ class TableCommands(app_commands.Group):
     async def status(self, interaction: Interaction, table: int | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
-            info = answer.about(await table_here(interaction, table))
+            info = answer.about(await table_here(interaction, table, ended=True))
             text = status_text(fe, info)
             view = None
             if info.status in ("running", "paused") and info.seat_of(
@@ -211,7 +219,7 @@ class TableCommands(app_commands.Group):
     async def board(self, interaction: Interaction, table: int | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
-            info = answer.about(await table_here(interaction, table))
+            info = answer.about(await table_here(interaction, table, ended=True))
             view = await fe.service.view(info.id, None)  # the public view, even for a player
             await interaction.response.defer(thinking=True)  # rendering takes a moment
             image = await fe.image_for(info.game, FileSpec("board"), view, info)
@@ -228,7 +236,7 @@ class TableCommands(app_commands.Group):
     async def settings(self, interaction: Interaction, table: int | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
-            info = answer.about(await table_here(interaction, table))
+            info = answer.about(await table_here(interaction, table, ended=True))
             host = next((s.name for s in info.seats if s.user_id == info.host_id), None)
             text = fe.say("settings", info.locale, info.game, **status_context(info),
                           locale_name=info.locale, host=host, host_id=info.host_id)
@@ -266,7 +274,7 @@ class TableCommands(app_commands.Group):
     async def log(self, interaction: Interaction, table: int | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
-            info = answer.about(await table_here(interaction, table))
+            info = answer.about(await table_here(interaction, table, ended=True))
             entries = await fe.service.log(info.id)
             lines = [{"version": e.version, "name": e.name, "source": e.source,
                       "text": e.text, "at": e.at} for e in entries]
