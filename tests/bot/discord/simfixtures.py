@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import discord
@@ -15,7 +16,18 @@ from bot.clock import FakeClock
 from bot.discord import UrbanistBot, create_bot
 from bot.store import SqliteStore
 
-__all__ = ["clock", "simcord_bot", "world"]
+__all__ = ["bot_logs_stay_quiet", "clock", "simcord_bot", "world"]
+
+
+@pytest.fixture(autouse=True)
+def bot_logs_stay_quiet(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """The bot logs and carries on when Discord refuses a message (too long, no access):
+    in these tests, such a warning is a failure the players would have seen."""
+    caplog.set_level(logging.INFO, logger="bot")
+    yield
+    loud = [r for r in caplog.records
+            if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
+    assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]
 
 
 @pytest.fixture
