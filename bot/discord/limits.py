@@ -23,8 +23,8 @@ def truncate(text: str, limit: int = MESSAGE_CHARS) -> str:
 def split_message(text: str, limit: int = MESSAGE_CHARS) -> list[str]:
     """Chunks of at most ``limit`` characters, cut between lines where possible (a long
     score breakdown reads better in two messages than with a line broken in half)."""
-    text = text.strip()
-    if not text:
+    text = text.strip("\n")  # not spaces: a breakdown's first line may be indented
+    if not text.strip():
         return []
     chunks: list[str] = []
     current = ""
