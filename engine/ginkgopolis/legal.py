@@ -52,9 +52,10 @@ def legal_actions(st: State, seat: int) -> list[GAction]:
         if player.refill_done:
             return []
         table = Table(st)
-        actions: list[GAction] = [GiveTile(t) for t in sorted(table.refillable(player))]
+        # "done" first: the safe choice, and the first entry of every menu.
+        actions: list[GAction] = [RefillDone()]
+        actions += [GiveTile(t) for t in sorted(table.refillable(player))]
         actions += [TakeTile(t) for t in player.refill]
-        actions.append(RefillDone())
         return actions
     if st.phase == "draft":
         return [DraftCharacter(c) for c in player.packet]
