@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC
 from pathlib import Path
@@ -42,6 +43,7 @@ class BotConfig:
     # and simcord's loop instrumentation keeps them alive long enough to break the
     # migration's COMMIT ("SQL statements in progress").
     store: SqliteStore | None = None
+    seeds: Iterator[int] | None = None  # tables' seeds, for reproducible tests
 
 
 def intents() -> discord.Intents:
@@ -58,7 +60,7 @@ class UrbanistBot(discord.Client):
         self.tree: app_commands.CommandTree[UrbanistBot] = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         build_commands(self.tree)
-        self.frontend = Frontend(self, Renderer(time_format=discord_time))
+        self.frontend = Frontend(self, Renderer(time_format=discord_time), config.seeds)
         self.notifier = DiscordNotifier(self.frontend)
         self.store: SqliteStore | None = None
         self.scheduler: AsyncIOScheduler | None = None

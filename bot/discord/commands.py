@@ -156,7 +156,7 @@ class TableCommands(app_commands.Group):
                 info = await fe.service.create(
                     fe.actor(interaction), game, settings=settings, max_seats=seats,
                     guild_id=str(interaction.guild_id), channel_id=str(channel_id),
-                    thread_id=thread)
+                    thread_id=thread, seed=fe.next_seed())
             await fe.reply(interaction, _done(fe, "new", answer.about(info)))
 
     @new.autocomplete("game")

@@ -5,7 +5,7 @@ reach it through ``interaction.client.frontend``."""
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,15 +55,21 @@ def locale_from_discord(locale: discord.Locale | str | None) -> str:
 
 
 class Frontend:
-    def __init__(self, client: discord.Client, renderer: Renderer) -> None:
+    def __init__(self, client: discord.Client, renderer: Renderer,
+                 seeds: Iterator[int] | None = None) -> None:
         self.client = client
         self.renderer = renderer
+        # Tests pass seeds for reproducible tables; a live bot lets the service draw them.
+        self._seeds = seeds
         self._service: TableService | None = None
         self._labels: dict[str, Labels] = {}
 
     def attach(self, service: TableService) -> None:
         # The service needs the notifier, which needs this object: attached once built.
         self._service = service
+
+    def next_seed(self) -> int | None:
+        return None if self._seeds is None else next(self._seeds)
 
     @property
     def service(self) -> TableService:
@@ -145,9 +151,10 @@ class Frontend:
         """The seat's private situation: the same text, image and menu as its DM."""
         note = await self.service.hand(table_id, actor)
         ctx = note.context
-        template = "your_turn" if ctx.get("decision") else "hand"
+        # With a decision, exactly the DM's text; without, the seat's own situation.
+        template = "your_turn" if ctx.get("decision") else "discord/hand"
         content = self.renderer.render_template(template, ctx, locale=note.locale,
-                                                game=note.game)
+                                                game=note.game, fallback="hand")
         info = await self.service.info(table_id)
         image = await self.image_for(note.game, FileSpec("board", note.seat), ctx.get("view"),
                                      info)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -38,7 +39,9 @@ def clock() -> FakeClock:
 async def make_bot(db_path: Path, clock: FakeClock) -> UrbanistBot:
     # The store is opened here, outside the bot's tasks (see BotConfig.store).
     store = await SqliteStore.open(db_path)
-    return create_bot(db_path, clock=clock, scheduler=False, store=store)
+    # Seeds fixed per bot: the same test plays the same games, run after run.
+    return create_bot(db_path, clock=clock, scheduler=False, store=store,
+                      seeds=itertools.count(1000))
 
 
 @pytest.fixture
