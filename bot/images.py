@@ -36,7 +36,7 @@ class Image:
     data: bytes
 
 
-def _renderer_module(game: str) -> ModuleType | None:
+def renderer_module(game: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"engine.{game}.render")
     except ModuleNotFoundError as exc:
@@ -56,7 +56,7 @@ def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
                names: Sequence[str] = (), outcome: Mapping[str, Any] | None = None) -> bytes | None:
     """PNG bytes for ``spec`` drawn from ``view`` (the view of ``spec.seat``), or None when
     the game has no renderer for it. Synchronous and CPU bound: see ``render_async``."""
-    module = _renderer_module(game)
+    module = renderer_module(game)
     if module is None:
         return None
     if spec.kind == "board":
@@ -75,7 +75,7 @@ def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
 
 def render_timelapse(game: str, views: Sequence[Mapping[str, Any]]) -> bytes | None:
     """GIF bytes of the public board over the game, for games that can draw one."""
-    module = _renderer_module(game)
+    module = renderer_module(game)
     func = None if module is None else getattr(module, "render_timelapse", None)
     if func is None or not views:
         return None

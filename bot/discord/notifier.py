@@ -25,6 +25,7 @@ import discord
 from bot import images
 from bot.discord.frontend import Frontend, Outgoing
 from bot.discord.status import StatusBoard
+from bot.discord.timelapse import timelapse
 from bot.service import FileSpec, Notification, Refused, TableInfo
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,9 @@ class DiscordNotifier:
                                             scores.context.get("view"), info)
             if image is not None:
                 files.append(image)
+            movie = await timelapse(self.fe.service, info.id)
+            if movie is not None:
+                files.append(movie)
         if not texts and not files:
             return
         content = "\n".join(t for t in texts if t.strip())

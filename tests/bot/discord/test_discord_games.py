@@ -85,6 +85,9 @@ async def test_a_whole_ginkgopolis_game_for_three(world: World) -> None:
     winners = [final.seats[s["seat"]].name for s in final.outcome["standings"]
                if s["rank"] == 1 and s["seat"] is not None]
     assert "Game over" in scores[0].content and winners[0] in scores[0].content
+    # With the city's timelapse, replayed from the log: a GIF, one frame per round.
+    movie = next(a for a in scores[0].attachments if a.filename == f"timelapse-{table}.gif")
+    assert (await movie.read()).startswith(b"GIF8")
     # Boards were posted along the way, only when the board had changed.
     boards = [m for m in messages if any(a.filename == f"board-{table}.png"
                                          for a in m.attachments)]
