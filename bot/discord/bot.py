@@ -114,7 +114,8 @@ class UrbanistBot(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if ids.is_ours(custom_id) and not ids.is_known(custom_id):
             await handlers.unknown_component(interaction)
 

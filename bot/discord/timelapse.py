@@ -28,7 +28,7 @@ def round_views(game: Game[Any], table: TableRecord, seats: int,
     """The public view at the start of each round (a view's ``round``), then the end.
     Games without rounds get one frame per move, thinned to ``MAX_FRAMES``."""
     state = game.setup(seats, table.options, table.seed)
-    views = [game.view(state, None)]
+    views: list[Mapping[str, Any]] = [game.view(state, None)]
     for record in actions:
         game.apply(state, record.seat, game.action_from_json(record.action))
         view = game.view(state, None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import discord
 
@@ -81,9 +82,11 @@ def _listed(tables: list[TableInfo]) -> list[dict[str, object]]:
 async def _answer(message: discord.Message, out: Outgoing) -> None:
     parts = split_message(out.content)
     for i, part in enumerate(parts):
-        kwargs = {"view": out.view} if out.view is not None and i == len(parts) - 1 else {}
+        kwargs: dict[str, Any] = {}
+        if out.view is not None and i == len(parts) - 1:
+            kwargs["view"] = out.view
         try:
-            await message.channel.send(part, **kwargs)  # type: ignore[arg-type]
+            await message.channel.send(part, **kwargs)
         except discord.HTTPException:
             log.warning("could not answer a DM")
             return

@@ -16,6 +16,7 @@ from bot.clock import FakeClock
 from bot.discord import BotConfig, UrbanistBot, ids
 from bot.discord.limits import MESSAGE_CHARS, split_message, truncate
 from bot.discord.menus import MAX_BUTTONS, group_key, plan, plan_group
+from bot.discord.timelapse import MAX_FRAMES, round_views, timelapse
 from bot.images import render_png
 from bot.service import Actor, FileSpec, MemoryNotifier, TableService, TableSettings, job_id
 from bot.store import SqliteStore
@@ -151,3 +152,30 @@ async def test_start_up_opens_the_database_and_plans_the_jobs(tmp_path: Path) ->
     finally:
         await bot.shutdown()
     assert bot.store is None
+
+
+async def test_the_timelapse_replays_one_frame_per_round(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "urbanist.sqlite3")
+    try:
+        service = TableService(store, MemoryNotifier(), clock=FakeClock())
+        host = Actor("1", "Ann")
+        info = await service.create(host, "ginkgopolis", seed=4,
+                                    settings=TableSettings(seat_order="join"))
+        await service.add_bot(info.id, host)
+        await service.add_bot(info.id, host)
+        await service.start(info.id, host)
+        while (current := await service.info(info.id)).status == "running":
+            seat = next(iter(current.waiting))
+            await service.play_for(info.id, host, seat)
+        record = await store.load_table(info.id)
+        assert record is not None
+        actions = await store.load_actions(info.id)
+        views = round_views(get_game("ginkgopolis"), record, 3, actions)
+        rounds = [v["round"] for v in views]
+        assert rounds[0] == 1 and rounds == sorted(rounds) and len(views) <= MAX_FRAMES
+        assert len(set(rounds)) >= rounds[-1] - 1 >= 5
+        assert all("me" not in v for v in views)  # public views only
+        movie = await timelapse(service, info.id)
+        assert movie is not None and movie.data.startswith(b"GIF8")
+    finally:
+        await store.close()
