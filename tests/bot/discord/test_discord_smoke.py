@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simfixtures import *  # noqa: F403 (the fixtures)
-from simtable import World, open_table, simcord_marker
+from simtable import World, custom_ids, open_table, simcord_marker
 
 pytestmark = simcord_marker
 
@@ -11,11 +11,16 @@ pytestmark = simcord_marker
 async def test_lobby_start_and_dms(world: World) -> None:
     info = await open_table(world, "ginkgopolis", humans=3)
     assert [s.name for s in info.seats] == ["Alice", "Bob", "Chloe"]
-    host = world.people[0]
-    await host.click(world.status_message(info.id), custom_id=f"urb:l:start:{info.id}")
-    for m in world.channel_messages():
-        print("CHANNEL", repr(m.content[:300]), [a.filename for a in m.attachments])
-    for p in world.people:
-        for m in world.dms(p):
-            print("DM", p.name, repr(m.content[:400]), [a.filename for a in m.attachments])
+    lobby = world.status_message(info.id)
+    assert set(custom_ids(lobby)) == {f"urb:l:{verb}:{info.id}"
+                                      for verb in ("join", "leave", "bot", "start")}
+    await world.people[0].click(lobby, custom_id=f"urb:l:start:{info.id}")
     assert (await world.service.info(info.id)).status == "running"
+    # The lobby message became the status message: same message, now the hand button.
+    status = world.status_message(info.id)
+    assert status.id == lobby.id and custom_ids(status) == [f"urb:h:{info.id}"]
+    assert status.content.count("<t:") == 3 and "Waiting for **" in status.content
+    for member in world.people:
+        dm = world.menu_dm(member)
+        assert f", {member.user.global_name}." in dm.content.split("\n")[0]
+        assert "Characters you hold:" in dm.content
