@@ -116,12 +116,18 @@ class SqliteStore:
         # exactly what the code says it is.
         conn = await aiosqlite.connect(target, isolation_level=None)
         conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
         # FULL: the WAL is fsynced at every commit, so an acknowledged action survives
-        # a power cut, not only a process crash.
-        await conn.execute("PRAGMA synchronous=FULL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
+        # a power cut, not only a process crash. Each cursor is closed at once: a cursor
+        # left to the garbage collector keeps a statement "in progress" and can make the
+        # migration's COMMIT fail.
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=FULL",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA busy_timeout=5000",
+        ):
+            async with conn.execute(pragma):
+                pass
         await migrate(conn)
         return cls(conn, target)
 
