@@ -41,6 +41,10 @@ class TableRecord:
     timeout_policy: str = "ai"
     seat_order: str = "shuffle"
     paused_at: float | None = None
+    # The front end's status message of the table (its channel and message ids), kept so
+    # that a restarted front end edits the same message.
+    status_channel_id: str | None = None
+    status_message_id: str | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
     id: int = 0

@@ -38,8 +38,9 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, created_at, updated_at"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at"
 )
+_TABLE_PLACEHOLDERS = ", ".join("?" * len(_TABLE_COLUMNS.split(",")))
 
 
 def default_db_path() -> Path:
@@ -66,6 +67,8 @@ def _table_values(t: TableRecord) -> tuple[Any, ...]:
         t.seat_order,
         t.max_seats,
         t.paused_at,
+        t.status_channel_id,
+        t.status_message_id,
         t.created_at,
         t.updated_at,
     )
@@ -92,6 +95,8 @@ def _table_from_row(row: sqlite3.Row) -> TableRecord:
         seat_order=row["seat_order"],
         max_seats=row["max_seats"],
         paused_at=row["paused_at"],
+        status_channel_id=row["status_channel_id"],
+        status_message_id=row["status_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -251,7 +256,7 @@ def _integrity_check(conn: sqlite3.Connection) -> list[str]:
 def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[SeatRecord]) -> int:
     with _Transaction(conn):
         cursor = conn.execute(
-            f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+            f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS})",
             _table_values(table),
         )
         table_id = cursor.lastrowid
@@ -301,7 +306,7 @@ def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | 
           seats: list[SeatRecord] | None, timers: list[TimerRecord] | None,
           action: ActionRecord | None) -> None:
     with _Transaction(conn):
-        sql = f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({', '.join('?' * 20)}) WHERE id = ?"
+        sql = f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}) WHERE id = ?"
         params: tuple[Any, ...] = (*_table_values(table), table.id)
         if expected_version is not None:
             sql += " AND version = ?"

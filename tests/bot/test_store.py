@@ -15,7 +15,7 @@ from bot.store import (
     TimerRecord,
     VersionConflict,
 )
-from bot.store.migrations import migrations
+from bot.store.migrations import MIGRATIONS_DIR, migrations
 
 
 def _table() -> TableRecord:
@@ -110,3 +110,45 @@ async def test_integrity_check_and_backup(store: SqliteStore, tmp_path: Path) ->
         assert [s.name for s in loaded] == ["Alice"]
     finally:
         await copy.close()
+
+
+def _database_at_schema_1(path: Path) -> None:
+    """A database as the first release left it: only 0001 applied, one table in it."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript((MIGRATIONS_DIR / "0001_initial.sql").read_text("utf-8"))
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        "INSERT INTO tables (game, options, seed, status, version, channel_id, locale, "
+        "host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
+        "created_at, updated_at) VALUES ('fakepicks', '{\"rounds\":2}', 5, 'running', 3, "
+        "'chan', 'fr', 'u0', 3600, '[600]', 'ai', 'join', 4, 1.0, 2.0)")
+    conn.execute("INSERT INTO seats VALUES (1, 0, 'u0', 'Alice', 0, NULL, 1, 3)")
+    conn.close()
+
+
+async def test_an_existing_schema_1_database_is_upgraded(db_path: Path) -> None:
+    _database_at_schema_1(db_path)
+    store = await SqliteStore.open(db_path)
+    try:
+        version = await store._conn.execute_fetchall("PRAGMA user_version")
+        assert next(iter(version))[0] == 2 == len(migrations())
+        # The old row is intact, with no status message yet.
+        table = await store.load_table(1)
+        assert table is not None
+        assert (table.game, table.status, table.version, table.locale, table.reminders) == (
+            "fakepicks", "running", 3, "fr", (600,))
+        assert (table.status_channel_id, table.status_message_id) == (None, None)
+        assert [s.name for s in await store.load_seats(1)] == ["Alice"]
+        # The new columns are written and read back like the others.
+        table.status_channel_id, table.status_message_id = "chan", "777"
+        await store.save(table, expected_version=3)
+    finally:
+        await store.close()
+    again = await SqliteStore.open(db_path)  # reopening migrates nothing more
+    try:
+        reloaded = await again.load_table(1)
+        assert reloaded is not None
+        assert (reloaded.status_channel_id, reloaded.status_message_id) == ("chan", "777")
+        assert reloaded.version == 3
+    finally:
+        await again.close()
