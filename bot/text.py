@@ -47,6 +47,13 @@ def duration(seconds: float) -> str:
     return " ".join(p for p in parts if p) or f"{seconds} s"
 
 
+def option_value(value: Any) -> str:
+    """A game option's value as a player types it (``true``, not Python's ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "-" if value is None else str(value)
+
+
 class Renderer:
     """``time_format`` turns a Unix time into text: ``discord_time`` for Discord,
     ``utc_time`` (default) for the console."""
@@ -65,6 +72,7 @@ class Renderer:
         self.env.filters["when"] = lambda t: "-" if t is None else time_format(float(t))
         self.env.filters["duration"] = duration
         self.env.filters["pretty"] = pretty
+        self.env.filters["optval"] = option_value
 
     def candidates(self, template: str, *, locale: str, game: str | None = None,
                    fallback: str | None = None) -> list[str]:

@@ -38,7 +38,8 @@ def status_context(info: TableInfo) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot} for s in info.seats],
         "names": info.names, "max_seats": info.max_seats, "min_seats": info.min_seats,
         "deadline_seconds": info.deadline_seconds, "timeout_policy": info.timeout_policy,
-        "waiting": waiting, "winners": winners,
+        "waiting": waiting, "winners": winners, "options": info.options,
+        "reminders": list(info.reminders), "seat_order": info.seat_order,
     }
 
 

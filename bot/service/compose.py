@@ -11,6 +11,7 @@ from bot.service.decisions import CHANGEABLE, decision_keys
 from bot.service.live import LiveTable
 from bot.service.notifications import FileSpec, Notification
 from bot.service.values import Option, Prompt
+from bot.store.records import TableRecord
 from engine.core import Event
 
 
@@ -110,6 +111,33 @@ def game_over(live: LiveTable) -> Notification | None:
     winners = [s["name"] for s in standings if s["rank"] == 1]
     return note(live, None, "game_over", {"standings": standings, "winners": winners},
                 files=(FileSpec("scores", None),), slot="status")
+
+
+# The settings a host may change in the lobby, in the order a message lists them.
+CONFIGURABLE = ("max_seats", "deadline_seconds", "reminders", "timeout_policy", "seat_order",
+                "locale")
+
+
+def settings_changes(old: TableRecord, new: TableRecord) -> list[dict[str, Any]]:
+    """What differs between two versions of a table's settings, as the ``changes`` of
+    the ``configured`` notification: ``{field, old, new}`` and, for a game option,
+    ``field="option"`` with its ``key``."""
+    changes: list[dict[str, Any]] = []
+    for name in CONFIGURABLE:
+        before, after = getattr(old, name), getattr(new, name)
+        if before != after:
+            changes.append({"field": name, "old": _plain(before), "new": _plain(after)})
+    for key in sorted(set(old.options) | set(new.options)):
+        before, after = old.options.get(key), new.options.get(key)
+        # ``True == 1`` in Python: a flag set to 1 must still count as a change.
+        if before != after or type(before) is not type(after):
+            changes.append({"field": "option", "key": key, "old": before, "new": after})
+    return changes
+
+
+def _plain(value: Any) -> Any:
+    # A notification's context holds plain JSON values: a tuple goes as a list.
+    return list(value) if isinstance(value, tuple) else value
 
 
 def present(notes: Sequence[Notification | None]) -> list[Notification]:

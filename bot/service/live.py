@@ -51,7 +51,10 @@ class LiveTable:
                         for s in self.seats),
             waiting=waiting, deadlines=deadlines, deadline_seconds=r.deadline_seconds,
             timeout_policy=r.timeout_policy, channel_id=r.channel_id, thread_id=r.thread_id,
-            guild_id=r.guild_id, outcome=r.outcome,
+            guild_id=r.guild_id, outcome=r.outcome, options=dict(r.options),
+            default_options=dict(self.game.default_options()), reminders=tuple(r.reminders),
+            seat_order=r.seat_order, status_channel_id=r.status_channel_id,
+            status_message_id=r.status_message_id,
         )
 
 

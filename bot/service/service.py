@@ -191,6 +191,68 @@ class TableService:
             ])
             return live.info()
 
+    async def configure(self, table_id: int, actor: Actor, *,
+                        settings: TableSettings | None = None,
+                        options: Mapping[str, Any] | None = None,
+                        max_seats: int | None = None, locale: str | None = None) -> TableInfo:
+        """Host or manager, in the lobby: change how the table will be run. ``settings``
+        replaces the run settings (build it from ``TableInfo.settings``); ``options`` are
+        game options changed over the current ones; ``locale`` changes only the language
+        (over ``settings``). The engine validates the options. Nothing that is given
+        differently: no write, no notification."""
+        async with self._locks[table_id]:
+            live = await self._load(table_id)
+            self._require_host(live, actor)
+            self._require_lobby(live)
+            record = live.record
+            wanted = settings or TableSettings.stored(
+                deadline_seconds=record.deadline_seconds, reminders=record.reminders,
+                timeout_policy=record.timeout_policy, locale=record.locale,
+                seat_order=record.seat_order)
+            if locale is not None:
+                wanted = dataclasses.replace(wanted, locale=locale)
+            wanted.validate()
+            seats_max = record.max_seats if max_seats is None else max_seats
+            self._check_max_seats(live, seats_max)
+            merged = {**record.options, **(options or {})}
+            if options:
+                self._check_options(live, merged, seats_max)
+            new = dataclasses.replace(
+                record, options=merged, max_seats=seats_max, locale=wanted.locale,
+                deadline_seconds=wanted.deadline_seconds, reminders=wanted.reminder_offsets(),
+                timeout_policy=wanted.timeout_policy, seat_order=wanted.seat_order)
+            changes = compose.settings_changes(record, new)
+            if not changes:
+                return live.info()
+            await self._write(live, new)
+            await self._deliver([
+                note(live, None, "configured", {"by": actor.display, "changes": changes,
+                                                **self._lobby_context(live)}),
+                note(live, None, "lobby", self._lobby_context(live), slot="status"),
+            ])
+            return live.info()
+
+    def _check_max_seats(self, live: LiveTable, seats_max: int) -> None:
+        game = live.game
+        if not game.min_seats <= seats_max <= game.max_seats:
+            raise Refused("options", f"{live.record.game} is for {game.min_seats} to "
+                          f"{game.max_seats} players.", field="max_seats")
+        if seats_max < len(live.seats):
+            raise Refused("options", f"{len(live.seats)} seats are taken already.",
+                          field="max_seats")
+
+    def _check_options(self, live: LiveTable, options: Mapping[str, Any],
+                       seats_max: int) -> None:
+        """A dry ``setup`` for the seats taken (at least the game's minimum, so that the
+        engine judges the options, not an unfinished lobby). ``start`` asks again for
+        the seats there are then."""
+        game = live.game
+        seats = min(max(len(live.seats), game.min_seats), seats_max)
+        try:
+            game.setup(seats, options, live.record.seed)
+        except BadOptions as exc:
+            raise Refused("options", exc.message, field="options") from None
+
     async def leave(self, table_id: int, actor: Actor) -> TableInfo:
         """In the lobby the seat goes away; during a game a bot takes it over, so the
         others can finish. The host role passes to the first human left."""
@@ -424,16 +486,32 @@ class TableService:
                      for s in live.seats]
             await self._write(live, dataclasses.replace(live.record), seats=seats)
 
+    async def set_status_message(self, table_id: int, channel_id: str | None,
+                                 message_id: str | None) -> None:
+        """A front end records where it shows the table's status (any table status), so
+        that after a restart it edits the same message. Not part of the game: the
+        version does not move and nobody is told."""
+        async with self._locks[table_id]:
+            live = await self._load(table_id)
+            record = live.record
+            if (record.status_channel_id, record.status_message_id) == (channel_id, message_id):
+                return
+            await self._write(live, dataclasses.replace(
+                record, status_channel_id=channel_id, status_message_id=message_id))
+
     # ------------------------------------------------------------------ queries
 
     async def info(self, table_id: int) -> TableInfo:
         async with self._locks[table_id]:
             return (await self._load(table_id)).info()
 
-    async def table_in_channel(self, channel_id: str) -> TableInfo | None:
-        """The newest table of a channel or thread that has not ended."""
+    async def table_in_channel(self, channel_id: str, *, ended: bool = False) -> TableInfo | None:
+        """The newest table of a channel or thread that has not ended; with ``ended``, when
+        there is none, the newest that has (to read a finished table's log or board)."""
         tables = await self.store.find_tables(channel_id=channel_id,
                                               statuses=["lobby", "running", "paused"])
+        if not tables and ended:
+            tables = await self.store.find_tables(channel_id=channel_id)
         return await self.info(tables[-1].id) if tables else None
 
     async def tables_of(self, user_id: str, *, active: bool = True) -> list[TableInfo]:

@@ -37,6 +37,17 @@ class TableSettings:
     locale: str = "en"
     seat_order: str = "shuffle"
 
+    @classmethod
+    def stored(cls, *, deadline_seconds: int, reminders: tuple[int, ...], timeout_policy: str,
+               locale: str, seat_order: str) -> TableSettings:
+        """The settings a table was stored with. Reminders equal to the defaults for its
+        deadline come back as None (the defaults), so that changing the deadline alone
+        moves them along with it; other reminders are kept as they are."""
+        default = cls(deadline_seconds=deadline_seconds).reminder_offsets()
+        return cls(deadline_seconds=deadline_seconds,
+                   reminders=None if tuple(reminders) == default else tuple(reminders),
+                   timeout_policy=timeout_policy, locale=locale, seat_order=seat_order)
+
     def reminder_offsets(self) -> tuple[int, ...]:
         wanted = (
             (self.deadline_seconds // 2, HOUR) if self.reminders is None else self.reminders
@@ -47,6 +58,11 @@ class TableSettings:
     def validate(self) -> None:
         if self.deadline_seconds <= 0:
             raise Refused("options", "The deadline must be positive.", field="deadline")
+        late = [o for o in self.reminders or () if not 0 < o < self.deadline_seconds]
+        if late:
+            # Dropping them silently would leave a host believing reminders are set.
+            raise Refused("options", "A reminder must fall between the start of a decision "
+                          "and its deadline.", field="reminders", reminders=late)
         if self.timeout_policy not in TIMEOUT_POLICIES:
             raise Refused("options", f"Unknown timeout policy {self.timeout_policy!r}.",
                           field="timeout_policy")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service.settings import TableSettings
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -36,6 +38,20 @@ class TableInfo:
     thread_id: str | None = None
     guild_id: str | None = None
     outcome: dict[str, Any] | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # the game options in force
+    default_options: dict[str, Any] = field(default_factory=dict)  # the game's defaults
+    reminders: tuple[int, ...] = ()  # seconds before a deadline
+    seat_order: str = "shuffle"
+    status_channel_id: str | None = None  # where the front end shows the table's status
+    status_message_id: str | None = None
+
+    @property
+    def settings(self) -> TableSettings:
+        """The table's settings, to change some with ``dataclasses.replace`` and pass to
+        ``TableService.configure``."""
+        return TableSettings.stored(
+            deadline_seconds=self.deadline_seconds, reminders=self.reminders,
+            timeout_policy=self.timeout_policy, locale=self.locale, seat_order=self.seat_order)
 
     def seat_of(self, user_id: str) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
