@@ -1,9 +1,11 @@
 """The one status message per table, edited in place: the lobby with its buttons, then
 who still has to act and until when (never what anyone chose), then the result.
 
-The message is remembered in memory; after a restart it is found again in the channel's
-recent history by the custom ids of its buttons, so a restart does not leave a second
-status message behind (unless the old one scrolled far away, when a new one is posted).
+Its channel and message ids are kept with the table (``set_status_message``), so after a
+restart the same message is edited straight away, even one without buttons any more (a
+finished table's). When there is no stored message (a table from before the ids were
+kept) or it was deleted, the channel's recent history is searched for the table's
+buttons; failing that, a new message is posted and its id kept.
 """
 
 from __future__ import annotations
@@ -50,7 +52,6 @@ def status_text(fe: Frontend, info: TableInfo) -> str:
 class StatusBoard:
     def __init__(self, fe: Frontend) -> None:
         self.fe = fe
-        self._messages: dict[int, discord.Message] = {}
         self._shown: dict[int, tuple[str, str]] = {}
 
     def _view(self, info: TableInfo) -> tuple[str, discord.ui.View | None]:
@@ -67,15 +68,11 @@ class StatusBoard:
         kind, view = self._view(info)
         if self._shown.get(info.id) == (content, kind):
             return  # nothing changed: spare Discord an edit
-        message = self._messages.get(info.id) or await self._find(info.id, channel)
-        if message is not None:
-            try:
-                message = await message.edit(content=content, view=view)
-            except discord.NotFound:
-                message = None
-            except discord.HTTPException:
-                log.warning("table %d: could not edit the status message", info.id)
-                return
+        try:
+            message = await self._edit(info, channel, content, view)
+        except discord.HTTPException:
+            log.warning("table %d: could not edit the status message", info.id)
+            return
         if message is None:
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             try:
@@ -83,8 +80,45 @@ class StatusBoard:
             except discord.HTTPException:
                 log.warning("table %d: could not post the status message", info.id)
                 return
-        self._messages[info.id] = message
         self._shown[info.id] = (content, kind)
+        await self._keep(info, channel, message)
+
+    async def _edit(self, info: TableInfo, channel: discord.abc.Messageable, content: str,
+                    view: discord.ui.View | None) -> discord.Message | None:
+        """The status message edited: the stored one, else one found in the history;
+        None when there is neither (or both are gone)."""
+        stored = self._stored(info, channel)
+        if stored is not None:
+            try:
+                return await stored.edit(content=content, view=view)
+            except discord.NotFound:
+                log.info("table %d: the status message %d was deleted", info.id, stored.id)
+        found = await self._find(info.id, channel)
+        if found is None:
+            return None
+        try:
+            return await found.edit(content=content, view=view)
+        except discord.NotFound:
+            return None
+
+    @staticmethod
+    def _stored(info: TableInfo, channel: discord.abc.Messageable) -> discord.PartialMessage | None:
+        """The stored message, to edit without fetching it first (one request, not two)."""
+        if info.status_message_id is None or info.status_channel_id != str(
+                getattr(channel, "id", None)):
+            return None
+        partial = getattr(channel, "get_partial_message", None)
+        if partial is None:
+            return None
+        message: discord.PartialMessage = partial(int(info.status_message_id))
+        return message
+
+    async def _keep(self, info: TableInfo, channel: discord.abc.Messageable,
+                    message: discord.Message) -> None:
+        where = (str(getattr(channel, "id", "")), str(message.id))
+        if where == (info.status_channel_id, info.status_message_id):
+            return
+        await self.fe.service.set_status_message(info.id, *where)
 
     async def _find(self, table: int, channel: discord.abc.Messageable) -> discord.Message | None:
         me = self.fe.client.user
