@@ -19,8 +19,10 @@ from discord import app_commands
 from bot.discord.components import hand_view
 from bot.discord.frontend import Frontend, Outgoing, frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
+from bot.discord.settings import settings_text, wanted_settings
 from bot.discord.status import status_context, status_text
 from bot.service import FileSpec, Refused, TableInfo, TableSettings
+from bot.service.options import parse_options
 from engine.core import game_names, get_game
 
 Interaction = discord.Interaction[Any]
@@ -71,13 +73,7 @@ async def table_here(interaction: Interaction, table: int | None = None, *,
         if info.guild_id is not None and info.guild_id != str(interaction.guild_id):
             raise Refused("no_table", "There is no such table here.", table_id=table)
         return info
-    channel = str(interaction.channel_id)
-    found = await fe.service.table_in_channel(channel)
-    if found is None and ended:
-        # The service only looks for tables in play; its store knows the ended ones too.
-        records = await fe.service.store.find_tables(channel_id=channel)
-        if records:
-            found = await fe.service.info(records[-1].id)
+    found = await fe.service.table_in_channel(str(interaction.channel_id), ended=ended)
     if found is None:
         raise Refused("no_table", "There is no table in this channel.")
     return found
@@ -115,6 +111,24 @@ def _seat_of_member(info: TableInfo, member: discord.abc.User | None,
     return None
 
 
+LOCALES = [app_commands.Choice(name="English", value="en"),
+           app_commands.Choice(name="Français", value="fr")]
+TIMEOUTS = [app_commands.Choice(name="The AI plays for the late player", value="ai"),
+            app_commands.Choice(name="No deadlines", value="none")]
+SEAT_ORDERS = [app_commands.Choice(name="Shuffled at the start", value="shuffle"),
+               app_commands.Choice(name="In the order of joining", value="join")]
+OPTIONS_HELP = "Game options as key=value, e.g. characters=intro strict_screens=true"
+
+
+def game_defaults(game: str) -> dict[str, Any]:
+    """A game's default options, to read typed options by; {} for an unknown game (the
+    service refuses it by name)."""
+    try:
+        return dict(get_game(game).default_options())
+    except KeyError:
+        return {}
+
+
 class TableCommands(app_commands.Group):
     def __init__(self, games: list[str]) -> None:
         super().__init__(name="table", description="Run a board game table in this channel",
@@ -128,16 +142,13 @@ class TableCommands(app_commands.Group):
         game="The game to play", seats="Most players (humans and bots)",
         deadline_hours="Hours for each decision before the AI plays for a late player",
         locale="Language of the table (default: the server's)",
-        timeout="What happens at a deadline")
-    @app_commands.choices(
-        locale=[app_commands.Choice(name="English", value="en"),
-                app_commands.Choice(name="Français", value="fr")],
-        timeout=[app_commands.Choice(name="The AI plays for the late player", value="ai"),
-                 app_commands.Choice(name="No deadlines", value="none")])
+        timeout="What happens at a deadline", options=OPTIONS_HELP)
+    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS)
     async def new(self, interaction: Interaction, game: str,
                   seats: app_commands.Range[int, 1, 8] | None = None,
                   deadline_hours: app_commands.Range[int, 1, 720] = 24,
-                  locale: str | None = None, timeout: str = "ai") -> None:
+                  locale: str | None = None, timeout: str = "ai",
+                  options: str | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             channel_id = interaction.channel_id or 0
@@ -153,8 +164,10 @@ class TableCommands(app_commands.Group):
                                          timeout_policy=timeout, locale=table_locale)
                 thread = str(channel_id) if isinstance(interaction.channel, discord.Thread) \
                     else None
+                typed = parse_options(options or "", game_defaults(game))
                 info = await fe.service.create(
-                    fe.actor(interaction), game, settings=settings, max_seats=seats,
+                    fe.actor(interaction), game, options=typed, settings=settings,
+                    max_seats=seats,
                     guild_id=str(interaction.guild_id), channel_id=str(channel_id),
                     thread_id=thread, seed=fe.next_seed())
             await fe.reply(interaction, _done(fe, "new", answer.about(info)))
@@ -231,16 +244,37 @@ class TableCommands(app_commands.Group):
                 text = "```\n" + truncate(board, MESSAGE_CHARS - 8) + "\n```"
             await fe.reply(interaction, Outgoing(text, image), ephemeral=False)
 
-    @app_commands.command(name="settings", description="How this table is run")
-    @app_commands.describe(table="A table number (default: this channel's)")
-    async def settings(self, interaction: Interaction, table: int | None = None) -> None:
+    @app_commands.command(name="settings", description="How this table is run; the host "
+                          "changes it before the start")
+    @app_commands.describe(
+        table="A table number (default: this channel's)",
+        seats="Most players (humans and bots)",
+        deadline_hours="Hours for each decision before the AI plays for a late player",
+        reminder_hours="Reminders, in hours before the deadline: e.g. 12 1, or none",
+        timeout="What happens at a deadline",
+        seat_order="How the seats are ordered at the start",
+        locale="Language of the table", options=OPTIONS_HELP)
+    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS, seat_order=SEAT_ORDERS)
+    async def settings(self, interaction: Interaction, table: int | None = None,
+                       seats: app_commands.Range[int, 1, 8] | None = None,
+                       deadline_hours: app_commands.Range[int, 1, 720] | None = None,
+                       reminder_hours: str | None = None, timeout: str | None = None,
+                       seat_order: str | None = None, locale: str | None = None,
+                       options: str | None = None) -> None:
+        """Without a change, anyone reads the settings; with one, the host (or a manager)
+        changes them in the lobby, and the channel is told what changed."""
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             info = answer.about(await table_here(interaction, table, ended=True))
-            host = next((s.name for s in info.seats if s.user_id == info.host_id), None)
-            text = fe.say("settings", info.locale, info.game, **status_context(info),
-                          locale_name=info.locale, host=host, host_id=info.host_id)
-            await fe.reply(interaction, text)
+            wanted = wanted_settings(info, deadline_hours=deadline_hours,
+                                     reminder_hours=reminder_hours, timeout=timeout,
+                                     seat_order=seat_order)
+            typed = parse_options(options or "", info.default_options)
+            if wanted is not None or typed or seats is not None or locale is not None:
+                info = answer.about(await fe.service.configure(
+                    info.id, fe.actor(interaction), settings=wanted, options=typed or None,
+                    max_seats=seats, locale=locale))
+            await fe.reply(interaction, settings_text(fe, info))
 
     @app_commands.command(name="extend", description="Give more time (host)")
     @app_commands.describe(hours="How many hours more",
