@@ -198,8 +198,8 @@ class TableService:
         """Host or manager, in the lobby: change how the table will be run. ``settings``
         replaces the run settings (build it from ``TableInfo.settings``); ``options`` are
         game options changed over the current ones; ``locale`` changes only the language
-        (over ``settings``). The engine validates the options. Nothing that is given
-        differently: no write, no notification."""
+        (over ``settings``). The engine validates the options. When nothing actually
+        changes: no write, no notification."""
         async with self._locks[table_id]:
             live = await self._load(table_id)
             self._require_host(live, actor)
