@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import Rng, get_game
-from engine.core.play import ai_playout
+from engine.core.play import ai_playout, head_to_head
 
 
 def main() -> None:
@@ -52,15 +52,8 @@ def main() -> None:
     print(f"ginkgopolis.apply_p99 {p99 * 1e6:.0f} us")
     print(f"ginkgopolis.state_json_size_midgame {statistics.fmean(sizes):.0f} bytes")
 
-    wins, n = 0, 200
-    for seed in range(n):
-        state = game.setup(4, {}, seed)
-        kinds = ["random"] * 4
-        kinds[seed % 4] = "greedy"
-        ai_playout(game, state, kinds, seed)
-        outcome = game.outcome(state)
-        assert outcome is not None
-        wins += any(s.seat == seed % 4 for s in outcome.winners)
+    wins, _ = head_to_head(game, 4, 200)
+    n = 200
     print(f"ginkgopolis.greedy_vs_3_random_win_rate {100 * wins / n:.1f} %")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.play import ai_playout
+from engine.core.play import ai_playout, head_to_head
 from engine.skybridge import GAME
 
 
@@ -25,19 +25,7 @@ def random_games_per_second(seats: int, seconds: float = 2.0) -> float:
 
 
 def greedy_win_share(seats: int, games: int, options: dict[str, bool]) -> float:
-    won = 0.0
-    for seed in range(games):
-        greedy_seat = seed % seats
-        kinds = ["random"] * seats
-        kinds[greedy_seat] = "greedy"
-        state = GAME.setup(seats, options, seed)
-        ai_playout(GAME, state, kinds, seed)
-        outcome = GAME.outcome(state)
-        assert outcome is not None
-        winners = [s.seat for s in outcome.winners]
-        if greedy_seat in winners:
-            won += 1 / len(winners)
-    return won / games
+    return head_to_head(GAME, seats, games, options=dict(options))[1]
 
 
 def main() -> None:

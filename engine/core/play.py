@@ -56,3 +56,33 @@ def ai_playout(game: Game[Any], state: Any, kinds: list[str], seed: int) -> int:
     rng = Rng.from_seed(seed)
     players = [game.ai(k) for k in kinds]
     return playout(game, state, lambda st, seat: players[seat].choose(st, seat, rng))
+
+
+def head_to_head(
+    game: Game[Any],
+    seats: int,
+    games: int,
+    *,
+    strong: str = "greedy",
+    weak: str = "random",
+    options: dict[str, Any] | None = None,
+) -> tuple[int, float]:
+    """One ``strong`` AI seat (rotating, seed by seed) against ``weak`` ones.
+
+    Returns the games the strong seat won (shared wins included) and its share of wins,
+    a win shared by k players counting 1/k.
+    """
+    won, share = 0, 0.0
+    for seed in range(games):
+        seat = seed % seats
+        kinds = [weak] * seats
+        kinds[seat] = strong
+        state = game.setup(seats, options or {}, seed)
+        ai_playout(game, state, kinds, seed)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        winners = [s.seat for s in outcome.winners]
+        if seat in winners:
+            won += 1
+            share += 1 / len(winners)
+    return won, share / games

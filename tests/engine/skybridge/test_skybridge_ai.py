@@ -4,24 +4,12 @@ from __future__ import annotations
 
 from skyhelp import GAME
 
-from engine.core.play import ai_playout
+from engine.core.play import ai_playout, head_to_head
 
 
 def greedy_share(seats: int, games: int) -> float:
     """Greedy's share of wins against random seats (a shared win counts as a share)."""
-    won = 0.0
-    for seed in range(games):
-        greedy_seat = seed % seats
-        kinds = ["random"] * seats
-        kinds[greedy_seat] = "greedy"
-        state = GAME.setup(seats, {}, seed)
-        ai_playout(GAME, state, kinds, seed)
-        outcome = GAME.outcome(state)
-        assert outcome is not None
-        winners = [s.seat for s in outcome.winners]
-        if greedy_seat in winners:
-            won += 1 / len(winners)
-    return won / games
+    return head_to_head(GAME, seats, games)[1]
 
 
 def test_greedy_beats_random_two_players() -> None:
