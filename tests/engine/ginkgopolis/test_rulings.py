@@ -308,8 +308,10 @@ def test_g1_refill_interrupts_the_gain_and_the_owed_tiles_come_from_the_new_supp
     assert st.exhaustions == 1 and len(st.supply) <= 1
 
 
-def test_g1_a_refill_of_no_tile_is_the_second_exhaustion_and_gains_are_lost() -> None:
-    st = fresh(2, seed=21)
+def one_tile_left(seed: int):  # type: ignore[no-untyped-def]
+    """Two players, one tile left in the supply; seat 0 holds B12 (a 2-floor blue building
+    of seat 1's, so exploiting it owes two tiles), seat 1 holds Urbanization card A."""
+    st = fresh(2, seed=seed)
     no_rebuild(st)
     st.first = 0
     put(st, (3, 3), ["B11", "B12"], owner=1)
@@ -319,6 +321,11 @@ def test_g1_a_refill_of_no_tile_is_the_second_exhaustion_and_gains_are_lost() ->
         p.hand = []
     give_card(st, 0, "B12")
     give_card(st, 1, "A")
+    return st
+
+
+def test_g1_a_refill_of_no_tile_is_the_second_exhaustion_and_gains_are_lost() -> None:
+    st = one_tile_left(21)
     GAME.apply(st, 0, PlayCard("B12"))
     GAME.apply(st, 1, PlayCard("A", gain="tile"))
     GAME.apply(st, 0, RefillDone())
@@ -330,16 +337,7 @@ def test_g1_a_refill_of_no_tile_is_the_second_exhaustion_and_gains_are_lost() ->
 
 
 def test_g1_a_tile_committed_to_a_pick_cannot_be_returned() -> None:
-    st = fresh(2, seed=22)
-    no_rebuild(st)
-    st.first = 0
-    put(st, (3, 3), ["B11", "B12"], owner=1)
-    st.box += st.supply[:-1]
-    st.supply = st.supply[-1:]
-    for p in st.players:
-        p.hand = []
-    give_card(st, 0, "B12")
-    give_card(st, 1, "A")
+    st = one_tile_left(22)
     give_tile(st, 1, "Y20")
     GAME.apply(st, 0, PlayCard("B12"))
     GAME.apply(st, 1, PlayCard("A", "Y20"))
