@@ -21,7 +21,7 @@ from engine.ginkgopolis.cards import CHARACTERS, LETTERS, STARTING_TILES, STARTI
 from engine.ginkgopolis.outline import order_ok, outline, restore
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import district_points, endgame_card_points, score
-from engine.ginkgopolis.state import Building
+from engine.ginkgopolis.state import Building, State
 from tests.engine.ginkgopolis.helpers import (
     check_invariants,
     fresh,
@@ -33,7 +33,7 @@ from tests.engine.ginkgopolis.helpers import (
 )
 
 
-def no_rebuild(st) -> None:  # type: ignore[no-untyped-def]
+def no_rebuild(st: State) -> None:
     st.deck, st.discard = st.discard + st.deck, []
 
 
@@ -308,7 +308,7 @@ def test_g1_refill_interrupts_the_gain_and_the_owed_tiles_come_from_the_new_supp
     assert st.exhaustions == 1 and len(st.supply) <= 1
 
 
-def one_tile_left(seed: int):  # type: ignore[no-untyped-def]
+def one_tile_left(seed: int) -> State:
     """Two players, one tile left in the supply; seat 0 holds B12 (a 2-floor blue building
     of seat 1's, so exploiting it owes two tiles), seat 1 holds Urbanization card A."""
     st = fresh(2, seed=seed)
