@@ -9,7 +9,7 @@ from bot.service import Refused, TableService, TableSettings
 from bot.store import SqliteStore
 
 
-async def refused(code: str, coro: object) -> Refused:
+async def expect_refused(code: str, coro: object) -> Refused:
     with pytest.raises(Refused) as info:
         await coro  # type: ignore[misc]
     assert info.value.code == code, info.value.message
@@ -21,12 +21,12 @@ async def test_lobby_lifecycle(service: TableService, notifier: RenderingNotifie
     assert info.status == "lobby" and info.version == 0
     assert [s.name for s in info.seats] == ["Alice"]
     await service.join(info.id, PLAYERS[1])
-    await refused("already_seated", service.join(info.id, PLAYERS[1]))
+    await expect_refused("already_seated", service.join(info.id, PLAYERS[1]))
     bot_info = await service.add_bot(info.id, HOST)
     assert [s.is_bot for s in bot_info.seats] == [False, False, True]
-    await refused("table_full", service.join(info.id, PLAYERS[2]))
-    await refused("not_host", service.add_bot(info.id, PLAYERS[1]))
-    await refused("not_host", service.start(info.id, PLAYERS[1]))
+    await expect_refused("table_full", service.join(info.id, PLAYERS[2]))
+    await expect_refused("not_host", service.add_bot(info.id, PLAYERS[1]))
+    await expect_refused("not_host", service.start(info.id, PLAYERS[1]))
     left = await service.leave(info.id, PLAYERS[1])
     assert [s.name for s in left.seats] == ["Alice", "Bot 1"]
     assert [s.seat for s in left.seats] == [0, 1]  # renumbered, no holes
@@ -36,27 +36,27 @@ async def test_lobby_lifecycle(service: TableService, notifier: RenderingNotifie
     assert started.status == "running" and started.version == 2
     assert [(e.version, e.source, e.text) for e in await service.log(info.id)] == [
         (2, "bot", None)]
-    await refused("not_lobby", service.join(info.id, PLAYERS[2]))
-    await refused("not_lobby", service.start(info.id, HOST))
+    await expect_refused("not_lobby", service.join(info.id, PLAYERS[2]))
+    await expect_refused("not_lobby", service.start(info.id, HOST))
     assert notifier.templates(table=True)[:2] == ["lobby", "joined"]
     assert "started" in notifier.templates(table=True)
 
 
 async def test_create_refusals(service: TableService) -> None:
-    await refused("unknown_game", service.create(HOST, "no-such-game"))
-    await refused("options", service.create(HOST, "fakepicks", options={"rounds": 99}))
-    await refused("options", service.create(HOST, "fakepicks", max_seats=9))
-    await refused("options", service.create(HOST, "fakepicks",
+    await expect_refused("unknown_game", service.create(HOST, "no-such-game"))
+    await expect_refused("options", service.create(HOST, "fakepicks", options={"rounds": 99}))
+    await expect_refused("options", service.create(HOST, "fakepicks", max_seats=9))
+    await expect_refused("options", service.create(HOST, "fakepicks",
                                             settings=TableSettings(locale="xx")))
-    await refused("options", service.create(HOST, "fakepicks",
+    await expect_refused("options", service.create(HOST, "fakepicks",
                                             settings=TableSettings(deadline_seconds=0)))
 
 
 async def test_too_few_players_and_no_table(service: TableService) -> None:
     info = await service.create(HOST, "fakepicks")
-    await refused("too_few", service.start(info.id, HOST))
-    await refused("no_table", service.join(999, HOST))
-    await refused("not_player", service.leave(info.id, STRANGER))
+    await expect_refused("too_few", service.start(info.id, HOST))
+    await expect_refused("no_table", service.join(999, HOST))
+    await expect_refused("not_player", service.leave(info.id, STRANGER))
 
 
 async def test_host_leaving_passes_the_host_role(service: TableService) -> None:
