@@ -5,21 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.protocol import Action, Event, Game
 from engine.core.rng import Rng
-
-
-def check_legal(game: Game[Any], state: Any, seat: int, action: Action) -> None:
-    """Raise a readable error unless ``action`` is among the seat's legal actions."""
-    legal = game.legal_actions(state, seat)
-    if not legal:
-        raise NotYourTurn("You have nothing to decide right now.")
-    if action not in legal:
-        raise IllegalAction(
-            f"{action.text()} is not possible now.",
-            legal=[a.text() for a in legal[:20]],
-        )
 
 
 def playout(

@@ -41,7 +41,10 @@ class GinkgopolisGame:
             raise NotYourTurn("You are not seated at this table.")
         if not isinstance(action, act.GAction):
             raise IllegalAction("That is not a Ginkgopolis action.")
-        if not legal_actions(state, seat) and not self._explainable(state, seat, action):
+        # Same answer as "no legal action", without enumerating every card and tile.
+        waiting = pending(state)
+        has_decision = seat in waiting.waiting or seat in waiting.changeable
+        if not has_decision and not self._explainable(state, seat, action):
             raise NotYourTurn("You have nothing to decide right now.")
         # The rules check before they change anything; the snapshot makes sure that a refusal
         # found deeper still leaves the state exactly as it was.

@@ -465,14 +465,21 @@ class Table:
         q.append({"op": "bonus", "p": p, "trigger": "urbanize"})
         q.append({"op": "discard", "card": letter})
 
+    def construct_price(self, card: str, tile: str) -> tuple[int, int, int]:
+        """(resources for the new floors and the colour change, of which the colour change,
+        SP for a lower number) to put ``tile`` on the building ``card`` designates."""
+        _, b = self.building_for(card)
+        change = 1 if tile_color(tile) != tile_color(b.top) else 0
+        sp_cost = max(0, tile_number(b.top) - tile_number(tile))
+        return b.height + 1 + change, change, sp_cost
+
     def construct_cost(self, p: int, card: str, tile: str) -> tuple[int, int] | None:
         """(resources, SP) to pay beyond the new floor, or None if the player cannot pay."""
         player = self.st.players[p]
         _, b = self.building_for(card)
-        change = 1 if tile_color(tile) != tile_color(b.top) else 0
-        sp_cost = max(0, tile_number(b.top) - tile_number(tile))
+        res, change, sp_cost = self.construct_price(card, tile)
         returned = b.resources if b.owner == p else 0
-        if player.screen_res + returned < b.height + 1 + change or player.sp < sp_cost:
+        if player.screen_res + returned < res or player.sp < sp_cost:
             return None
         return change, sp_cost
 
@@ -656,9 +663,7 @@ class Table:
                 action.tile is not None
                 and self.construct_cost(seat, action.card, action.tile) is None
             ):
-                _, b = self.building_for(action.card)
-                res = b.height + 1 + (1 if tile_color(action.tile) != tile_color(b.top) else 0)
-                sp = max(0, tile_number(b.top) - tile_number(action.tile))
+                res, _, sp = self.construct_price(action.card, action.tile)
                 raise IllegalAction(
                     f"You cannot pay for {action.tile} on {action.card}: it needs "
                     f"{res} resources and {sp} success points.",

@@ -14,12 +14,11 @@ from typing import Any
 
 from engine.core.rng import Rng
 from engine.ginkgopolis.cards import is_urbanization, tile_color, tile_number
+from engine.ginkgopolis.legal import legal_actions, pending
 from engine.ginkgopolis.state import HAL_COLOR, PLAYER_COLORS, State
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
-    from engine.ginkgopolis.legal import legal_actions, pending
-
     strict = bool(st.options.get("strict_screens"))
     wait = pending(st)
     players = []
