@@ -32,7 +32,9 @@ def _load_builtin() -> None:
     # Importing a game package registers it; done lazily to keep imports cheap.
     import importlib
 
-    for module in ("engine.ginkgopolis", "engine.skybridge"):
+    for module in (
+        "engine.ginkgopolis", "engine.skybridge", "engine.quadropolis", "engine.neotopia",
+    ):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
