@@ -1,0 +1,123 @@
+"""What one seat, or the public, may see of a Neotopia table: the JSON shape that the
+renderers (``engine/neotopia/render/``), templates and transports read.
+
+Secret: every hand (a seat sees only its own), the order of the project deck, the
+order of the production stack (and the tiles put back in the box), the bonus tokens
+below the top of each pile. Everything else is public: the board, the elements, the
+tokens on bonus cells, the tops of the piles, the manufactures, the reserve, the
+tracks, the offer, the counts of cards, tiles and tokens, the tokens each player holds.
+
+The shape is fixed; later versions only add keys. All lists are in a stable order
+(cells in data order, regions clockwise from the data set, seats ascending).
+
+``view(state, seat)`` returns::
+
+    {
+      "game": "neotopia",
+      "seats": 4,                          # number of players
+      "viewer": 2,                         # the seat this view is for, or null (public)
+      "options": {"dataset": "house", "mirror": false, "second_lap_bonus": false},
+      "data_set": {"id": "neotopia-house-1", "kind": "house",
+                   "note_en": "...", "note_fr": "..."},   # 'house': not the printed set
+      "colours": [                         # the 4 element colours, data order
+        {"id": "R", "name": "red", "rgb": [200, 52, 44],
+         "element_en": "Sustainable Energy", "element_fr": "Énergie renouvelable",
+         "seat": 0},                       # the seat playing this colour, or null
+        ...
+      ],
+      "phase": "start" | "play" | "over",  # start = the starting elements (N3)
+      "board": {
+        "grid": "hex",                     # axial (q, r), flat-top;
+                                           # x = 1.5 q, y = sqrt(3) (r + q / 2), y down
+        "production_slot": [0, 0],         # (q, r) of the tile stack
+        "regions": [
+          {"id": "desert", "letter": "D", "name_en": "desert region",
+           "name_fr": "région désertique", "centre": "D00",
+           "manufactures": ["DA", "FD"],
+           "last_project": {"card": "C22", "type": "RG", "seat": 1} | null,
+           "projects": [{"card": "C26", "type": "RP", "seat": 2}, ...],  # oldest first
+           "elements": 10},                # elements on this region's cells
+          ...
+        ],
+        "cells": [
+          {"id": "D11", "region": "desert", "q": 1, "r": -3, "x": 1.5, "y": -4.33,
+           "kind": "bonus",                # "centre" | "bonus" | "outer" | "normal"
+           "centre": false, "bonus": true, "outer": false,
+           "element": "P" | null,          # colour id of the element on the cell
+           "element_rgb": [120, 70, 170] | null,
+           "bonus_token": "building_permits" | null},  # face-up token still on the cell
+          ...                              # every cell of the data set (129 in the house set)
+        ],
+        "manufactures": [
+          {"id": "DA", "regions": ["desert", "aquatic"],
+           "elements": ["R", "G"],         # colour ids, in colour order (a multiset)
+           "slots": [[2, -2], [3, -3], [4, -4], [5, -5]]},  # (q, r) to draw up to 4 elements
+          ...
+        ],
+      },
+      "production": {
+        "stack_size": 9,                   # tiles still in the stack, flag tile included
+        "on_top": ["B", "B", "R", "P"],    # elements waiting on the top tile
+        "centre": [],                      # the flag tile's 4 elements once it is turned
+        "centre_used": false,              # the centre elements went to a manufacture
+        "discarded": [{"id": "P01", "back": ["R", "R", "G", "B"]}, ...],  # turned, in order
+        "removed": 0,                      # tiles put back in the box (2-3 players)
+        "flag_turned": false,
+      },
+      "reserve": {"R": 15, "G": 17, "P": 19, "B": 17},
+      "bonus_types": [{"id": "subsidy", "name_en": "Government Subsidy",
+                       "name_fr": "Subvention gouvernementale", "effect_en": "..."}, ...],
+      "bonus_piles": [{"region": "desert", "size": 4, "top": "subsidy" | null}, ...],
+      "tracks": [                          # one score track per region
+        {"region": "desert", "length": 20, "thresholds": [7, 13, 18],
+         "scores": [{"seat": 0, "colour": "R", "score": 22, "laps": 1, "space": 2}, ...]},
+        ...
+      ],
+      "offer": [CARD, ...],                # face-up projects (fewer than 4 mid-turn)
+      "deck_size": 37,
+      "players": [
+        {"seat": 0, "colour": "R", "first_player": true,
+         "hand_size": 3,
+         "hand": [CARD, ...] | null,       # only in the viewer's own entry, else null
+         "tokens": ["automation"],         # bonus tokens held (face up), not yet used
+         "tokens_used": ["building_permits"],
+         "projects": ["C44", "C49"],       # projects built, oldest first
+         "scores": {"desert": 4, "aquatic": 2, "forest": 8}},
+        ...
+      ],
+      "turn": {                            # null once the game is over
+        "seat": 3, "round": 5,             # round 0 is the starting-element round
+        "actions_left": 2, "bonus_used": false,
+        "stage": "turn",                   # what the seat decides now: "start" | "turn" |
+                                           # "place" | "build" | "subsidy" | "automation" |
+                                           # "initiative" | "permits"
+        "bonus": "building_permits" | null,  # the bonus being spent in this stage
+        "taking": {"source": "FD", "colour": "P"} | null,  # element chosen, to place
+        "draws_left": 0,                   # Government Subsidy draws still owed
+      } | null,
+      "end": {"triggered": false, "final_round": null | 6, "reason": null | "flag" | "stall"},
+      "last": {"seat": 3, "text": "FD:P"} | null,   # the last action applied
+      "legal": ["draw C10", "draw deck", "FD:P", ...],  # only in a seat's own view
+      "final": null | [                    # once over: the score pad, per seat
+        {"seat": 3, "colour": "B", "rank": 1, "total": 80,
+         "regions": {"desert": {"track": 18, "group": 4, "total": 22}, ...},
+         "best": {"region": "desert", "points": 22},
+         "second": {"region": "forest", "points": 19},
+         "worst": {"region": "aquatic", "points": 11, "x3": 33},
+         "tokens": {"count": 2, "points": 6},
+         "tie_break": [11, 19, 22]},
+        ...
+      ],
+    }
+
+CARD (a project card)::
+
+    {"id": "C44", "type": "PG", "type_name_en": "Agritech centre",
+     "type_name_fr": "Centre agritech",
+     "points": 4 | {"own_colour": 2, "other_colour": 4},
+     "building": "P" | null,               # building cards: the building's colour
+     "pattern": [[0, 0, "P"], [0, 1, "G"], ...],   # [dq, dr, colour] in board axes
+     "size": 5}
+"""
+
+from __future__ import annotations
