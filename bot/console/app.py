@@ -124,7 +124,9 @@ async def _play(store: SqliteStore, game: str, humans: int, bots: int, seed: int
                     out.write(f"  v{entry.version} {entry.name} [{entry.source}] {shown}\n")
                 continue
             try:
-                if command.startswith("#") and command[1:].isdigit():
+                # ASCII digits only, and few: isdigit() takes "²" and "①", which int() rejects.
+                if (command[:1] == "#" and command[1:].isascii() and command[1:].isdigit()
+                        and len(command) <= 7):
                     index = int(command[1:]) - 1
                     if not 0 <= index < len(prompt.options):
                         out.write(f"  choose #1 to #{len(prompt.options)}\n")

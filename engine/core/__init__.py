@@ -16,9 +16,11 @@ from engine.core.protocol import (
 )
 from engine.core.registry import game_names, get_game, register
 from engine.core.rng import Rng
+from engine.core.textinput import MAX_TYPED, check_typed, typed_int
 
 __all__ = [
     "JSON",
+    "MAX_TYPED",
     "AIPlayer",
     "Action",
     "BadOptions",
@@ -34,8 +36,10 @@ __all__ = [
     "Standing",
     "UrbanistError",
     "View",
+    "check_typed",
     "game_names",
     "get_game",
     "rank_totals",
     "register",
+    "typed_int",
 ]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ParseError
+from engine.core.textinput import check_typed, typed_int
 from engine.ginkgopolis.cards import LETTERS
 
 
@@ -106,13 +107,17 @@ GAction = PlayCard | NewHand | DraftCharacter | MoveToken | GiveTile | TakeTile 
 
 _TILE = r"[BRY](?:[1-9]|1[0-9]|20)"
 _PLAY = re.compile(rf"^(?P<card>{_TILE}|[A-L])(?:\+(?P<tile>{_TILE})|:(?P<gain>RES|R|TILE|T))?$")
-_TOKEN = re.compile(r"^(?P<letter>[A-L])@(?P<x>-?\d+),(?P<y>-?\d+)$")
-_DRAFT = re.compile(r"^(?:DRAFT|CHAR|C)(?P<n>\d+)$")
+# ASCII digits only: ``\d`` also takes other scripts' digits. Every pattern is anchored and
+# unambiguous, so matching is linear in the (bounded) length of the text.
+_TOKEN = re.compile(r"^(?P<letter>[A-L])@(?P<x>-?[0-9]+),(?P<y>-?[0-9]+)$")
+_DRAFT = re.compile(r"^(?:DRAFT|CHAR|C)(?P<n>[0-9]+)$")
 _GIVE = re.compile(rf"^(?P<verb>GIVE|TAKE|\+|-)(?P<tile>{_TILE})$")
 
 
 def parse(text: str) -> GAction:
-    """Parse a typed action. Raises ParseError saying what was expected."""
+    """Parse a typed action. Raises ParseError saying what was expected (``too_long``
+    past ``engine.core.textinput.MAX_TYPED`` characters)."""
+    check_typed(text)
     compact = re.sub(r"\s+", "", text).upper()
     if not compact:
         raise ParseError("Type an action, for example R7, R7+B12, A+Y5, A:res or newhand.")
@@ -133,9 +138,10 @@ def parse(text: str) -> GAction:
             raise ParseError(f"{card} is a Building card: type {card} alone or {card}+tile.")
         return PlayCard(card, tile)
     if m := _TOKEN.match(compact):
-        return MoveToken(m["letter"], int(m["x"]), int(m["y"]))
+        x, y = typed_int(m["x"], "coordinate"), typed_int(m["y"], "coordinate")
+        return MoveToken(m["letter"], x, y)
     if m := _DRAFT.match(compact):
-        return DraftCharacter(int(m["n"]))
+        return DraftCharacter(typed_int(m["n"], "character number"))
     if m := _GIVE.match(compact):
         verb = m["verb"]
         return GiveTile(m["tile"]) if verb in ("GIVE", "+") else TakeTile(m["tile"])

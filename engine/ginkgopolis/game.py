@@ -75,7 +75,8 @@ class GinkgopolisGame:
             legal = [a.text() for a in legal_actions(state, seat)]
             if legal:
                 shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-                raise ParseError(f"{exc.message} Possible now: {shown}", legal=legal) from None
+                raise ParseError(f"{exc.message} Possible now: {shown}", code=exc.code,
+                                 **{**exc.params, "legal": legal}) from None
             raise
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:

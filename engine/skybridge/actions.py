@@ -14,12 +14,12 @@ Text forms (case-insensitive, spaces optional around ``@`` and ``-``):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.errors import ParseError
+from engine.core.textinput import MAX_DIGITS, check_typed, typed_int
 from engine.skybridge.board import FOUNDATIONS
 from engine.skybridge.pieces import COLOURS, KINDS, Kind
 
@@ -37,16 +37,12 @@ _COLOUR_WORDS: Final[dict[str, str]] = {
     "bleu": "blue",
 }
 
-_PATTERN: Final = re.compile(
-    r"""^\s*
-    (?:(?P<colour>[a-z]+)\s*(?:\s|:)\s*)?
-    (?:
-        (?P<x>x)?\s*(?P<size>[23])\s*@\s*(?P<block>\d+)
-      | (?:bridge|pont)\s*(?P<a>\d+)\s*[-\s]\s*(?P<b>\d+)
-      | (?:roof|toit)\s*(?P<roof>\d+)
-    )\s*$""",
-    re.VERBOSE,
-)
+_PIECE_WORDS: Final[dict[str, str]] = {
+    "x": "x", "bridge": "bridge", "pont": "bridge", "roof": "roof", "toit": "roof",
+}
+_LETTERS: Final = frozenset("abcdefghijklmnopqrstuvwxyz")
+_DIGITS: Final = frozenset("0123456789")
+_MARKS: Final = frozenset("@-:")
 
 FORMS_HELP: Final = (
     "3@5 (3-storey block on foundation 5), 2@5, bridge 5-6, roof 5; "
@@ -126,23 +122,87 @@ class Typed:
 
 
 def parse_text(text: str) -> Typed:
-    """Read the typed form; raises ParseError for anything that is not one."""
-    match = _PATTERN.match(text.lower().replace("–", "-"))
-    if match is None:
-        raise ParseError(f"I could not read {text.strip()!r}. Write {FORMS_HELP}.")
+    """Read the typed form; raises ParseError for anything that is not one.
+
+    A hand-written tokenizer and grammar, linear in the length of the text, after the
+    length check of ``engine.core.textinput`` (a backtracking pattern with adjacent
+    optional spaces cost the cube of the length).
+    """
+    check_typed(text)
+    tokens = _tokens(text.lower().replace("–", "-"))
+    if tokens is None:
+        raise _unreadable(text)
+    colour_word: str | None = None
+    if tokens and tokens[0][0] == "word" and tokens[0][1] not in _PIECE_WORDS:
+        colour_word = tokens[0][1]
+        tokens = tokens[2:] if tokens[1:2] == [("mark", ":")] else tokens[1:]
+    place = _piece(tokens)
+    if place is None:
+        raise _unreadable(text)
     colour: str | None = None
-    if match["colour"] is not None:
-        colour = _COLOUR_WORDS.get(match["colour"])
+    if colour_word is not None:
+        colour = _COLOUR_WORDS.get(colour_word)
         if colour is None:
-            raise ParseError(
-                f"{match['colour']!r} is not a colour: use red, yellow, green or blue."
-            )
-    kind: Kind
-    if match["block"] is not None:
-        kind = "block3" if match["size"] == "3" else "block2"
-        place = make_place(kind, (int(match["block"]),), None, match["x"] is not None)
-    elif match["a"] is not None:
-        place = make_place("bridge", (int(match["a"]), int(match["b"])), None, False)
-    else:
-        place = make_place("roof", (int(match["roof"]),), None, False)
+            raise ParseError(f"{colour_word!r} is not a colour: use red, yellow, green or blue.")
     return Typed(place, colour)
+
+
+def _unreadable(text: str) -> ParseError:
+    return ParseError(f"I could not read {text.strip()!r}. Write {FORMS_HELP}.")
+
+
+def _tokens(text: str) -> list[tuple[str, str]] | None:
+    """Words (a-z), numbers (0-9) and the marks ``@ - :``; None for any other character.
+
+    Spaces only separate tokens, so ``3 @ 5`` and ``3@5`` read the same.
+    """
+    tokens: list[tuple[str, str]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        if c in _MARKS:
+            tokens.append(("mark", c))
+            i += 1
+            continue
+        kind, alphabet = ("word", _LETTERS) if c in _LETTERS else ("number", _DIGITS)
+        if c not in alphabet:
+            return None
+        j = i
+        while j < n and text[j] in alphabet:
+            j += 1
+        tokens.append((kind, text[i:j]))
+        i = j
+    return tokens
+
+
+def _piece(tokens: list[tuple[str, str]]) -> Place | None:
+    """The piece part: ``[x] 3|2 @ N``, ``bridge N [-] N`` or ``roof N``; None if not one."""
+    kinds = [k for k, _ in tokens]
+    values = [v for _, v in tokens]
+    extra = kinds[:1] == ["word"] and values[0] == "x"
+    if extra:
+        kinds, values = kinds[1:], values[1:]
+    if kinds == ["number", "mark", "number"] and values[0] in ("2", "3") and values[1] == "@":
+        kind: Kind = "block3" if values[0] == "3" else "block2"
+        return make_place(kind, (_foundation(values[2]),), None, extra)
+    if extra or kinds[:1] != ["word"]:
+        return None
+    word = _PIECE_WORDS.get(values[0])
+    if word == "bridge" and kinds[1:] in (["number", "number"], ["number", "mark", "number"]):
+        if len(kinds) == 4 and values[2] != "-":
+            return None
+        ends = (_foundation(values[1]), _foundation(values[-1]))
+        return make_place("bridge", ends, None, False)
+    if word == "roof" and kinds[1:] == ["number"]:
+        return make_place("roof", (_foundation(values[1]),), None, False)
+    return None
+
+
+def _foundation(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise ParseError(f"There is no foundation {digits[:MAX_DIGITS]}…: they are numbered "
+                         "1 to 9.")
+    return typed_int(digits, "foundation number")

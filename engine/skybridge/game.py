@@ -52,7 +52,8 @@ class SkybridgeGame:
             if not legal:
                 raise
             sample = ", ".join(legal[:6]) + (", ..." if len(legal) > 6 else "")
-            raise ParseError(f"{error.message} Legal now: {sample}", legal=legal) from None
+            raise ParseError(f"{error.message} Legal now: {sample}", code=error.code,
+                             **{**error.params, "legal": legal}) from None
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         return Place.from_json(data)
