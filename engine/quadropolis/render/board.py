@@ -1,4 +1,5 @@
-"""The public board image: header, construction site, legend, and every player's city."""
+"""The public board image: header, construction site, side panel, legend, and every
+player's city."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from engine.quadropolis.render.palette import (
     PANEL_EDGE,
     WHITE,
 )
-from engine.quadropolis.render.panel import draw_panel, name_line, panel_size
+from engine.quadropolis.render.panel import draw_panel, name_line, panel_city, panel_size
 from engine.quadropolis.render.read import read_board, require_public
 from engine.quadropolis.render.site import SiteLayout, draw_site, site_layout
 from engine.quadropolis.render.tiles import draw_back, draw_tile
@@ -31,8 +32,14 @@ View = dict[str, Any]
 WIDTH = 760
 MARGIN = 12
 HEADER_H = 52
+LEGEND_ROW = 34
+LEGEND_PER_ROW = 4
 SITE_PITCH = 80
-CITY_PITCH = 56
+
+
+def city_pitch(board: Board) -> int:
+    """As large as two panels side by side allow (the expert city is one column wider)."""
+    return 56 if board.expert else 66
 
 
 @dataclass(frozen=True)
@@ -40,35 +47,40 @@ class BoardLayout:
     size: tuple[int, int]
     site: SiteLayout
     side: Box
+    legend: Box
     panels: tuple[Box, ...]
     cities: tuple[CityLayout, ...]
 
 
 def board_layout(board: Board) -> BoardLayout:
+    """Where render_board puts everything, for drawing and for tests."""
     site = site_layout(MARGIN, HEADER_H + MARGIN, SITE_PITCH)
     side = (MARGIN + site.size + MARGIN, HEADER_H + MARGIN, WIDTH - MARGIN,
             HEADER_H + MARGIN + site.size)
-    pw, ph = panel_size(board, CITY_PITCH)
+    rows = -(-len(legend_items(board.expert)) // LEGEND_PER_ROW)
+    legend = (MARGIN, side[3] + MARGIN, WIDTH - MARGIN, side[3] + MARGIN + 8 + rows * LEGEND_ROW)
+    pitch = city_pitch(board)
+    _, ph = panel_size(board, pitch)
     pw = (WIDTH - 3 * MARGIN) // 2
-    top = side[3] + MARGIN
+    top = legend[3] + MARGIN
     panels: list[Box] = []
     for i, _ in enumerate(board.players):
         x = MARGIN + (i % 2) * (pw + MARGIN)
         y = top + (i // 2) * (ph + MARGIN)
         panels.append((x, y, x + pw, y + ph))
-    from engine.quadropolis.render.panel import panel_city
-
-    cities = tuple(panel_city(board, b, CITY_PITCH) for b in panels)
+    cities = tuple(panel_city(board, b, pitch) for b in panels)
     rows = (len(panels) + 1) // 2
     height = top + rows * (ph + MARGIN)
-    return BoardLayout((WIDTH, height), site, side, tuple(panels), cities)
+    return BoardLayout((WIDTH, height), site, side, legend, tuple(panels), cities)
 
 
 def render_board(view: View, names: Sequence[str] | None = None) -> bytes:
-    """PNG of the public board. Refuses a seat's view: what is posted holds no secret."""
+    """PNG of the public board. Refuses a seat's view: what is posted holds no secret.
+
+    ``names`` are the seats' display names, drawn next to their colours.
+    """
     require_public(view, "render_board")
-    board = read_board(view, names)
-    return draw_board(board).png()
+    return draw_board(read_board(view, names)).png()
 
 
 def draw_board(board: Board) -> Canvas:
@@ -77,8 +89,9 @@ def draw_board(board: Board) -> Canvas:
     draw_header(c, board, lay.size[0])
     draw_site(c, board, lay.site)
     draw_side(c, board, lay.side)
+    draw_legend(c, lay.legend, board.expert)
     for box, p in zip(lay.panels, board.players, strict=True):
-        draw_panel(c, board, p, box, CITY_PITCH, current=p.seat == board.current)
+        draw_panel(c, board, p, box, city_pitch(board), current=p.seat == board.current)
     return c
 
 
@@ -97,7 +110,6 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Quadropoli
     w = c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
     c.d.rounded_rectangle((x, cy - 16, x + w + 20, cy + 16), radius=8, fill=HIGHLIGHT)
     c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
-    x += w + 34
     mode = "Expert" if board.expert else "Classic"
     if board.squares:
         mode += " + Squares"
@@ -105,7 +117,7 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Quadropoli
 
 
 def draw_side(c: Canvas, board: Board, box: Box) -> None:
-    """Whose turn, the first player, the expert pool, and a legend of the marks."""
+    """Whose turn and what they took, the Mayor, the expert pool, the last move."""
     x0, y0, x1, y1 = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     x = x0 + 10
@@ -113,44 +125,56 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
     width = x1 - x0 - 20
     if board.current is not None and not board.over:
         c.text((x, y), "To play", 16, MUTED, anchor="lm", bold=True)
-        y += 24
+        y += 25
         name_line(c, board, board.players[board.current], x, y, width, 17)
-        y += 32
-    if board.first is not None:
-        c.text((x, y), "First player (Mayor)", 16, MUTED, anchor="lm", bold=True)
-        y += 24
-        name_line(c, board, board.players[board.first], x, y, width, 17)
-        y += 32
+        y += 28
+        if board.taken is not None:
+            t = board.taken
+            draw_tile(c, (x, y, x + 72, y + 72), t.tile)
+            c.text((x + 82, y + 14), "taken with", 16, MUTED, anchor="lm")
+            c.text((x + 82, y + 38), f"{t.architect}@{t.slot}", 20, INK, anchor="lm", bold=True)
+            c.text((x + 82, y + 60), "to place", 16, MUTED, anchor="lm")
+            y += 84
+        y += 6
+    if board.mayor is not None:
+        c.text((x, y), "Mayor: starts next round" if not board.over else "Mayor", 16, MUTED,
+               anchor="lm", bold=True)
+        y += 25
+        name_line(c, board, board.players[board.mayor], x, y, width, 17)
+        y += 34
     if board.expert and not board.over:
         c.text((x, y), "Architects in the pool", 16, MUTED, anchor="lm", bold=True)
-        y += 26
-        ax = x
-        for n in range(1, 6):
-            count = board.pool.count(n)
-            icons.architect(c, ax + 11, y, 26, n, None)
-            ax += 24 + c.text((ax + 24, y), f"×{count}", 16, INK, anchor="lm", bold=True) + 6
-        y += 30
-    y += 4
-    c.d.line([(x, y), (x1 - 10, y)], fill=PANEL_EDGE, width=2)
-    y += 8
-    draw_legend(c, (x, y, x1 - 10, y1 - 8), board.expert)
+        y += 28
+        for row in ((1, 2, 3), (4, 5)):
+            ax = x
+            for n in row:
+                icons.architect(c, ax + 13, y, 30, n, None)
+                ax += 28 + c.text((ax + 28, y), f"×{board.pool.count(n)}", 18, INK,
+                                  anchor="lm", bold=True) + 14
+            y += 36
+    if board.last:
+        c.text((x, y1 - 44), "Last move", 16, MUTED, anchor="lm", bold=True)
+        c.text((x, y1 - 20), clip_text(board.last, width, 17), 17, INK, anchor="lm")
+
+
+def legend_items(expert: bool) -> list[tuple[str, str]]:
+    items = [(k, KIND_NAME[k]) for k in KINDS if expert or k not in ("office", "monument")]
+    return [*items, ("back", "face-down tile"), ("urbanist", "Urbanist")]
 
 
 def draw_legend(c: Canvas, box: Box, expert: bool) -> None:
-    """A sample of each kind with its name, then the other marks, in one column."""
+    """A sample of each kind with its name, then the other marks."""
     x0, y0, x1, y1 = box
-    kinds = [k for k in KINDS if expert or k not in ("office", "monument")]
-    rows = len(kinds) + 2
-    step = min(30, (y1 - y0) // rows)
-    s = step - 4
-    y = y0
-    for kind in kinds:
-        draw_tile(c, (x0, y, x0 + s, y + s), Tile("", kind), details=False)
-        c.text((x0 + s + 8, y + s / 2), KIND_NAME[kind], 16, INK, anchor="lm")
-        y += step
-    draw_back(c, (x0, y, x0 + s, y + s))
-    c.text((x0 + s + 8, y + s / 2), clip_text("face down", x1 - x0 - s - 8, 16), 16, INK,
-           anchor="lm")
-    y += step
-    icons.urbanist(c, x0 + s / 2, y + s / 2, s)
-    c.text((x0 + s + 8, y + s / 2), "Urbanist", 16, INK, anchor="lm")
+    c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    col_w = (x1 - x0 - 16) // LEGEND_PER_ROW
+    s = LEGEND_ROW - 8
+    for i, (key, words) in enumerate(legend_items(expert)):
+        x = x0 + 8 + (i % LEGEND_PER_ROW) * col_w
+        y = y0 + 4 + (i // LEGEND_PER_ROW) * LEGEND_ROW + 4
+        if key == "back":
+            draw_back(c, (x, y, x + s, y + s))
+        elif key == "urbanist":
+            icons.urbanist(c, x + s / 2, y + s / 2, s)
+        else:
+            draw_tile(c, (x, y, x + s, y + s), Tile("", key), details=False)
+        c.text((x + s + 8, y + s / 2), clip_text(words, col_w - s - 10, 17), 17, INK, anchor="lm")

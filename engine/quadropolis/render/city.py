@@ -42,6 +42,8 @@ class CityLayout:
 
     @property
     def height(self) -> int:
+        if self.cols == 5:
+            return self.rows * self.pitch + 3 * self.margin + self.margin // 2
         return self.rows * self.pitch + 2 * self.margin
 
     def cell_box(self, row: int, col: int) -> Box:
@@ -56,9 +58,11 @@ class CityLayout:
 
 
 def city_layout(x: int, y: int, pitch: int, rows: int, cols: int) -> CityLayout:
-    """A city whose label margin starts at (x, y)."""
-    margin = max(18, pitch // 3)
-    return CityLayout(x + margin, y + margin, pitch, rows, cols, margin)
+    """A city whose label margin starts at (x, y). The expert board has two tiers of
+    labels above (districts, then columns) and its lower districts below."""
+    margin = max(20, pitch // 3)
+    top = 2 * margin if cols == 5 else margin
+    return CityLayout(x + margin, y + top, pitch, rows, cols, margin)
 
 
 def draw_city(
@@ -71,18 +75,17 @@ def draw_city(
     allocation: Allocation | None = None,
 ) -> None:
     _ground(c, board, lay)
-    label = max(15, int(lay.margin * 0.62))
+    label = max(15, int(lay.margin * 0.7))
     if board.expert:
         _expert_labels(c, board, lay, label)
-    else:
-        for i in range(lay.cols):
-            x0, y0, x1, _ = lay.cell_box(0, i)
-            c.text(((x0 + x1) / 2, y0 - lay.margin / 2), str(i + 1), label, MUTED, anchor="mm",
-                   bold=True)
-        for i in range(lay.rows):
-            x0, y0, _, y1 = lay.cell_box(i, 0)
-            c.text((x0 - lay.margin / 2, (y0 + y1) / 2), str(i + 1), label, MUTED, anchor="mm",
-                   bold=True)
+    for i in range(lay.cols):
+        x0, y0, x1, _ = lay.cell_box(0, i)
+        c.text(((x0 + x1) / 2, y0 - lay.margin / 2), str(i + 1), label, MUTED, anchor="mm",
+               bold=True)
+    for i in range(lay.rows):
+        x0, y0, _, y1 = lay.cell_box(i, 0)
+        c.text((x0 - lay.margin / 2, (y0 + y1) / 2), str(i + 1), label, MUTED, anchor="mm",
+               bold=True)
     for r, row in enumerate(player.city):
         for col, stack in enumerate(row):
             box = lay.space_box(r, col)
@@ -128,7 +131,7 @@ def _expert_labels(c: Canvas, board: Board, lay: CityLayout, size: int) -> None:
             x0 = lay.cell_box(edge_row, cols[0])[0]
             x1 = lay.cell_box(edge_row, cols[-1])[2]
             _, y0, _, y1 = lay.cell_box(edge_row, cols[0])
-            y = y0 - lay.margin / 2 if above else y1 + lay.margin / 2
+            y = y0 - lay.margin * 1.5 if above else y1 + lay.margin * 0.62
             text = f"D{district}"
             tint = DISTRICT_TINT.get(district, (220, 220, 220))
             w = c.text(((x0 + x1) / 2, y), text, size, INK, anchor="mm", bold=True)

@@ -46,7 +46,7 @@ class Architect:
     """An architect placed at a slot of the construction site.
 
     ``side`` is "top", "bottom", "left" or "right"; ``index`` the column (top, bottom)
-    or row (left, right) it faces, 0-based. ``owner`` is a seat, or None (expert pool).
+    or row (left, right) it faces, 0-based. ``owner`` is the seat that played it.
     """
 
     side: str
@@ -65,6 +65,17 @@ class Player:
     city: tuple[tuple[Stack | None, ...], ...]
     architects: tuple[int, ...] = ()  # classic: this player's architects still to play
     mayor: bool = False
+    empty_spaces: int = 0
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A tile taken from the site, waiting to be placed by ``seat``."""
+
+    seat: int
+    architect: int
+    slot: str
+    tile: Tile
 
 
 @dataclass(frozen=True)
@@ -78,9 +89,12 @@ class Board:
     architects: tuple[Architect, ...]
     urbanist: Cell | None
     players: tuple[Player, ...]
-    first: int | None
-    current: int | None
+    first: int | None  # the seat that started this round
+    current: int | None  # the seat to play now
+    mayor: int | None = None  # the seat holding the Mayor (it starts the next round)
     pool: tuple[int, ...] = ()  # expert: the architects still in the shared pool
+    taken: Taken | None = None
+    last: str = ""  # a caption of the last move
     squares: bool = False
     districts: tuple[tuple[int, ...], ...] = field(default=())
     numbers: tuple[tuple[int, ...], ...] = field(default=())  # expert: space numbers

@@ -16,7 +16,7 @@ from engine.quadropolis.render.palette import (
 )
 
 HEAD_H = 36
-COUNTS_H = 32
+COUNTS_H = 36
 PAD = 10
 
 
@@ -77,8 +77,8 @@ def counts(c: Canvas, p: Player, x: int, cy: int, *, show_architects: bool, size
     if show_architects:
         if p.architects:
             for n in p.architects:
-                icons.architect(c, x + 11, cy, 24, n, p.color)
-                x += 24
+                icons.architect(c, x + 12, cy, 30, n, p.color)
+                x += 27
         else:
             x += c.text((x, cy), "all architects played", 15, MUTED, anchor="lm")
     return x

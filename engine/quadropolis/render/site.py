@@ -98,13 +98,19 @@ def draw_site(c: Canvas, board: Board, lay: SiteLayout) -> None:
                 c.d.line([(cx - k, cy - k), (cx + k, cy + k)], fill=MUTED, width=3)
                 c.d.line([(cx - k, cy + k), (cx + k, cy - k)], fill=MUTED, width=3)
             else:
-                label = str(i + 1)
-                c.text((cx, cy), label, max(15, int(lay.band * 0.42)), MUTED, anchor="mm")
+                label = slot_name(side, i)
+                c.text((cx, cy), label, max(15, int(lay.band * 0.4)), MUTED, anchor="mm",
+                       bold=True)
     for a in board.architects:
         cx, cy = lay.slot_center(a.side, a.index)
         color = None if a.owner is None else board.players[a.owner].color
         _pointer(c, lay, a.side, cx, cy, token, color)
         icons.architect(c, cx, cy, token, a.number, color)
+
+
+def slot_name(side: str, index: int) -> str:
+    """The slot's name in the text forms: T3 is the top end of site column 3."""
+    return f"{side[0].upper()}{index + 1}"
 
 
 def _blocked(board: Board) -> set[tuple[str, int]]:
