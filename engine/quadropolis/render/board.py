@@ -164,7 +164,7 @@ def legend_items(expert: bool) -> list[tuple[str, str]]:
 
 def draw_legend(c: Canvas, box: Box, expert: bool) -> None:
     """A sample of each kind with its name, then the other marks."""
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _y1 = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     col_w = (x1 - x0 - 16) // LEGEND_PER_ROW
     s = LEGEND_ROW - 8

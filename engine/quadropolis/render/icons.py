@@ -13,10 +13,10 @@ from engine.quadropolis.render.palette import (
     ENERGY,
     INHABITANT,
     INK,
+    RGB,
     STAR,
     URBANIST,
     WHITE,
-    RGB,
     player_fill,
     player_letter,
     readable_on,
@@ -87,7 +87,8 @@ def resource(c: Canvas, kind: str, cx: float, cy: float, size: float) -> None:
 def mayor(c: Canvas, cx: float, cy: float, size: float) -> None:
     """The Mayor: a top hat on a gold disc."""
     r = size / 2
-    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=STAR, outline=INK, width=max(1, int(size / 14)))
+    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=STAR, outline=INK,
+                width=max(1, int(size / 14)))
     brim = r * 0.75
     c.d.rectangle((cx - brim, cy + r * 0.22, cx + brim, cy + r * 0.4), fill=INK)
     c.d.rectangle((cx - r * 0.42, cy - r * 0.55, cx + r * 0.42, cy + r * 0.25), fill=INK)
@@ -108,13 +109,16 @@ def urbanist(c: Canvas, cx: float, cy: float, size: float) -> None:
     c.text((cx, cy + r * 0.42), "U", max(9, int(size * 0.42)), WHITE, anchor="mm", bold=True)
 
 
-def badge(c: Canvas, cx: float, cy: float, size: float, color: str, *, on_dark: bool = False) -> None:
+def badge(
+    c: Canvas, cx: float, cy: float, size: float, color: str, *, on_dark: bool = False
+) -> None:
     """A player's disc: their colour with their letter (colour-blind safe)."""
     r = size / 2
     if on_dark:
         c.d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=WHITE)
     fill = player_fill(color)
-    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=max(1, int(size / 14)))
+    c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK,
+                width=max(1, int(size / 14)))
     c.text((cx, cy), player_letter(color), max(9, int(size * 0.6)), readable_on(fill),
            anchor="mm", bold=True)
 

@@ -15,6 +15,8 @@ from typing import Any
 from engine.quadropolis.render import icons
 from engine.quadropolis.render.board import (
     HEADER_H,
+    LEGEND_PER_ROW,
+    LEGEND_ROW,
     MARGIN,
     SITE_PITCH,
     WIDTH,
@@ -22,8 +24,6 @@ from engine.quadropolis.render.board import (
     draw_legend,
     draw_side,
     legend_items,
-    LEGEND_PER_ROW,
-    LEGEND_ROW,
 )
 from engine.quadropolis.render.canvas import Box, Canvas
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city

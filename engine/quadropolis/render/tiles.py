@@ -25,10 +25,10 @@ from engine.quadropolis.render.palette import (
     KIND_TEXT,
     MUTED,
     REMOVED,
+    RGB,
     TILE_BACK,
     TILE_BACK_PATTERN,
     WHITE,
-    RGB,
     shade,
 )
 
@@ -173,7 +173,7 @@ def _production(c: Canvas, box: Box, tile: Tile, icon: int) -> None:
     items = ["inhabitants"] * tile.inhabitants + ["energy"] * tile.energy
     if not items:
         return
-    x0, y0, x1, y1 = box
+    x0, y0, _x1, y1 = box
     step = icon * 0.82
     width = step * len(items) + 4
     c.d.rounded_rectangle((x0, y0 - 1, x0 + width, y1), radius=3, fill=WHITE, outline=INK)
