@@ -121,3 +121,149 @@ CARD (a project card)::
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.neotopia.data import DataSet
+from engine.neotopia.legal import legal_actions
+from engine.neotopia.scoring import outcome, pad
+from engine.neotopia.state import NeotopiaState
+
+RGB: dict[str, list[int]] = {
+    "red": [200, 52, 44], "green": [60, 150, 70], "purple": [120, 70, 170],
+    "blue": [40, 100, 190],
+}
+HOUSE_NOTE_EN = ("The board, project cards and production tiles are a documented house set "
+                 "built to the rulebook's constraints, not the printed components.")
+HOUSE_NOTE_FR = ("Le plateau, les cartes projet et les tuiles production forment un jeu "
+                 "maison documenté, construit selon les contraintes de la règle, et non le "
+                 "matériel imprimé.")
+
+
+def card_json(data: DataSet, card_id: str) -> dict[str, Any]:
+    card = data.cards[card_id]
+    ptype = data.types[card.type]
+    points: int | dict[str, int] = card.points if card.points is not None else {
+        "own_colour": data.building_own, "other_colour": data.building_other}
+    return {
+        "id": card.id, "type": card.type, "type_name_en": ptype.name_en,
+        "type_name_fr": ptype.name_fr, "points": points, "building": card.building,
+        "pattern": [[q, r, c] for q, r, c in card.pattern], "size": len(card.pattern),
+    }
+
+
+def _rgb(data: DataSet, colour: str | None) -> list[int] | None:
+    if colour is None:
+        return None
+    name = next(c.name for c in data.colours if c.id == colour)
+    return list(RGB.get(name, [128, 128, 128]))
+
+
+def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
+    data = st.data
+    regions = []
+    for reg in data.regions:
+        projects = [
+            {"card": b["card"], "type": data.cards[b["card"]].type, "seat": b["seat"]}
+            for b in st.built if b["region"] == reg.id
+        ]
+        regions.append({
+            "id": reg.id, "letter": reg.letter, "name_en": reg.name_en, "name_fr": reg.name_fr,
+            "centre": reg.centre, "manufactures": list(reg.manufactures),
+            "last_project": projects[-1] if projects else None, "projects": projects,
+            "elements": sum(1 for c in reg.cells if c in st.board),
+        })
+    cells = []
+    for cell in data.cells.values():
+        element = st.board.get(cell.id)
+        cells.append({
+            "id": cell.id, "region": cell.region, "q": cell.q, "r": cell.r,
+            "x": round(1.5 * cell.q, 4), "y": round(math.sqrt(3) * (cell.r + cell.q / 2), 4),
+            "kind": cell.kind, "centre": cell.kind == "centre", "bonus": cell.kind == "bonus",
+            "outer": cell.kind == "outer", "element": element,
+            "element_rgb": _rgb(data, element), "bonus_token": st.cell_tokens.get(cell.id),
+        })
+    tile_backs = {t.id: list(t.back) for t in data.tiles}
+    out: dict[str, Any] = {
+        "game": "neotopia",
+        "seats": st.seats,
+        "viewer": seat,
+        "options": dict(st.options),
+        "data_set": {"id": data.id, "kind": data.kind,
+                     "note_en": HOUSE_NOTE_EN if data.kind == "house" else data.source,
+                     "note_fr": HOUSE_NOTE_FR if data.kind == "house" else data.source},
+        "colours": [
+            {"id": c.id, "name": c.name, "rgb": _rgb(data, c.id), "element_en": c.element_en,
+             "element_fr": c.element_fr, "seat": st.seat_of(c.id)}
+            for c in data.colours
+        ],
+        "phase": st.phase,
+        "board": {
+            "grid": data.grid,
+            "production_slot": list(data.production_slot),
+            "regions": regions,
+            "cells": cells,
+            "manufactures": [
+                {"id": m.id, "regions": list(m.regions), "elements": list(st.manufactures[m.id]),
+                 "slots": [list(s) for s in m.slots]}
+                for m in data.manufactures
+            ],
+        },
+        "production": {
+            "stack_size": len(st.stack), "on_top": list(st.on_top), "centre": list(st.centre),
+            "centre_used": st.centre_used,
+            "discarded": [{"id": t, "back": tile_backs[t]} for t in st.discarded],
+            "removed": len(st.removed), "flag_turned": st.flag_turned,
+        },
+        "reserve": dict(st.reserve),
+        "bonus_types": [{"id": b.id, "name_en": b.name_en, "name_fr": b.name_fr,
+                         "effect_en": b.effect} for b in data.bonus_types],
+        "bonus_piles": [{"region": r.id, "size": len(st.piles[r.id]),
+                         "top": st.piles[r.id][0] if st.piles[r.id] else None}
+                        for r in data.regions],
+        "tracks": [
+            {"region": r.id, "length": data.track_length, "thresholds": list(data.thresholds),
+             "scores": [_marker(st, s, r.id) for s in range(st.seats)]}
+            for r in data.regions
+        ],
+        "offer": [card_json(data, c) for c in st.offer],
+        "deck_size": len(st.deck),
+        "players": [
+            {"seat": s, "colour": st.colour_of(s), "first_player": s == st.first,
+             "hand_size": len(st.hands[s]),
+             "hand": [card_json(data, c) for c in st.hands[s]] if s == seat else None,
+             "tokens": list(st.tokens[s]), "tokens_used": list(st.used_tokens[s]),
+             "projects": [b["card"] for b in st.built if b["seat"] == s],
+             "scores": dict(st.scores[s])}
+            for s in range(st.seats)
+        ],
+        "turn": None if st.over else {
+            "seat": st.current, "round": st.round, "actions_left": st.actions_left,
+            "bonus_used": st.bonus_used, "stage": st.stage, "bonus": st.bonus,
+            "taking": dict(st.taking) if st.taking else None, "draws_left": st.draws_left,
+        },
+        "end": {"triggered": st.flag_turned, "final_round": st.final_round,
+                "reason": st.end_reason},
+        "last": dict(st.last) if st.last else None,
+        "final": None,
+    }
+    if st.over:
+        final = []
+        ranks = {}
+        for standing in outcome(st).standings:
+            ranks[standing.seat] = standing.rank
+        for s in range(st.seats):
+            final.append({**pad(st, s), "rank": ranks[s]})
+        out["final"] = final
+    if seat is not None:
+        out["legal"] = [a.text() for a in legal_actions(st, seat)]
+    return out
+
+
+def _marker(st: NeotopiaState, seat: int, region: str) -> dict[str, Any]:
+    score = st.scores[seat][region]
+    length = st.data.track_length
+    laps = (score - 1) // length if score > 0 else 0
+    return {"seat": seat, "colour": st.colour_of(seat), "score": score, "laps": laps,
+            "space": score - length * laps}

@@ -1,0 +1,101 @@
+"""Project patterns on the board: rotations, and matches that contain a given element.
+
+A pattern is a list of ``(dq, dr, colour)``; it may be turned (6 ways on the hex grid)
+but not mirrored unless the ``mirror`` option is on (RULINGS N7). It must lie wholly in
+one region (cells of different regions are never adjacent) and may use any cell there,
+outer cells included. Extra elements around it do not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from engine.neotopia.data import DataSet, load, rotations
+
+# One orientation of a pattern, relative to one of its cells: the other cells'
+# (dq, dr, colour).
+Anchored = tuple[tuple[int, int, str], ...]
+
+
+@cache
+def orientations(dataset: str, card_id: str, mirror: bool
+                 ) -> tuple[tuple[tuple[int, int, str], ...], ...]:
+    """Every distinct orientation of the card's pattern, normalised to start at (0, 0)."""
+    data = load(dataset)
+    pattern = data.cards[card_id].pattern
+    out: list[tuple[tuple[int, int, str], ...]] = []
+    seen: set[frozenset[tuple[int, int, str]]] = set()
+    for f in rotations(data.grid, mirror):
+        cells = [(*f((p[0], p[1])), p[2]) for p in pattern]
+        q0, r0 = cells[0][0], cells[0][1]
+        shape = tuple((q - q0, r - r0, c) for q, r, c in cells)
+        key = frozenset(shape)
+        if key not in seen:
+            seen.add(key)
+            out.append(shape)
+    return tuple(out)
+
+
+@cache
+def anchored(dataset: str, card_id: str, colour: str, mirror: bool) -> tuple[Anchored, ...]:
+    """The orientations seen from a cell of ``colour``: the other cells, relative to it."""
+    out: list[Anchored] = []
+    for shape in orientations(dataset, card_id, mirror):
+        for q0, r0, c0 in shape:
+            if c0 != colour:
+                continue
+            out.append(tuple((q - q0, r - r0, c) for q, r, c in shape if (q, r) != (q0, r0)))
+    return tuple(dict.fromkeys(out))
+
+
+def matches_at(data: DataSet, board: Mapping[str, str], cell: str, card_id: str,
+               mirror: bool) -> bool:
+    """Does the element on ``cell`` belong to a whole copy of the card's pattern?"""
+    colour = board.get(cell)
+    if colour is None:
+        return False
+    here = data.cells[cell]
+    for others in anchored(data.name, card_id, colour, mirror):
+        for dq, dr, c in others:
+            target = data.by_coord.get((here.q + dq, here.r + dr))
+            if target is None or board.get(target) != c or \
+                    data.cells[target].region != here.region:
+                break
+        else:
+            return True
+    return False
+
+
+def completed(data: DataSet, board: Mapping[str, str], cell: str, cards: Iterable[str],
+              mirror: bool) -> list[str]:
+    """The cards among ``cards`` whose pattern the element on ``cell`` completes."""
+    return [c for c in cards if matches_at(data, board, cell, c, mirror)]
+
+
+def opportunities(data: DataSet, board: Mapping[str, str], cards: Iterable[str],
+                  mirror: bool) -> dict[tuple[str, str], list[str]]:
+    """For the AI: ``(free cell, colour)`` -> cards one such element would complete."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for card in dict.fromkeys(cards):
+        for shape in orientations(data.name, card, mirror):
+            for region in data.regions:
+                for anchor in region.cells:
+                    a = data.cells[anchor]
+                    missing: tuple[str, str] | None = None
+                    for dq, dr, colour in shape:
+                        target = data.by_coord.get((a.q + dq, a.r + dr))
+                        if target is None or data.cells[target].region != region.id:
+                            break
+                        have = board.get(target)
+                        if have == colour:
+                            continue
+                        if have is not None or missing is not None:
+                            break
+                        missing = (target, colour)
+                    else:
+                        if missing is not None:
+                            found = out.setdefault(missing, [])
+                            if card not in found:
+                                found.append(card)
+    return out
