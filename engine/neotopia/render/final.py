@@ -1,0 +1,154 @@
+"""The final image: the final city above each player's score pad, as the outcome's
+lines give it (best region + second region + 3 x worst region + 3 per unused token,
+each region's track points plus its largest group, neotopia.fr.txt L567-624)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.neotopia.render import pieces
+from engine.neotopia.render.board import HEADER_H, MARGIN, WIDTH, draw_header
+from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
+from engine.neotopia.render.geometry import HexLayout, fit_layout
+from engine.neotopia.render.hexboard import draw_city
+from engine.neotopia.render.model import Board, View, read_board, require_public
+from engine.neotopia.render.palette import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    REGION_EDGE,
+    REGION_LETTER,
+    REGION_NAME,
+    shade,
+)
+
+Outcome = Mapping[str, Any]
+
+CITY_H = 700
+ROW_H = 150
+ROW_GAP = 10
+TITLE_H = 34
+LINE_LABEL = {"best": "best region", "second": "second region", "worst_x3": "worst x3",
+              "tokens": "tokens x3"}
+REGION_KEYS = ("best", "second", "worst_x3")
+
+
+@dataclass(frozen=True)
+class FinalLayout:
+    size: tuple[int, int]
+    city: HexLayout
+    standings: tuple[Mapping[str, Any], ...]  # best rank first, as drawn
+    rows: tuple[Box, ...]  # one per standing, same order
+
+
+def final_layout(view: View, outcome: Outcome, names: Sequence[str] = ()) -> FinalLayout:
+    return _layout(read_board(view, names), outcome)
+
+
+def _layout(board: Board, outcome: Outcome) -> FinalLayout:
+    standings = tuple(sorted(outcome["standings"], key=lambda s: (
+        int(s["rank"]), -1 if s.get("seat") is None else int(s["seat"]))))
+    top = HEADER_H + MARGIN
+    city = fit_layout(board.geometry, (MARGIN, top, WIDTH - MARGIN, top + CITY_H))
+    y = top + CITY_H + MARGIN + TITLE_H
+    rows = tuple((MARGIN, y + i * (ROW_H + ROW_GAP), WIDTH - MARGIN,
+                  y + i * (ROW_H + ROW_GAP) + ROW_H) for i in range(len(standings)))
+    height = (rows[-1][3] if rows else y) + MARGIN
+    return FinalLayout((WIDTH, height), city, standings, rows)
+
+
+def render_final(view: View, outcome: Outcome, names: Sequence[str] = ()) -> bytes:
+    """PNG: the final city and every player's score pad (``Outcome.to_json()``)."""
+    require_public(view, "render_final")
+    board = read_board(view, names)
+    lay = _layout(board, outcome)
+    c = Canvas.new(*lay.size, BACKGROUND)
+    draw_header(c, board, WIDTH, title="Neotopia - final scores")
+    draw_city(c, board, lay.city)
+    y = HEADER_H + MARGIN + CITY_H + MARGIN + TITLE_H // 2
+    c.text((MARGIN + 2, y), "Final scoring", 20, INK, anchor="lm", bold=True)
+    c.text((WIDTH - MARGIN - 2, y),
+           "region = track + largest group; best + second + 3 x worst + 3 per token", 14,
+           MUTED, anchor="rm")
+    for box, s in zip(lay.rows, lay.standings, strict=True):
+        _row(c, box, board, s)
+    return c.png()
+
+
+def _row(c: Canvas, box: Box, board: Board, s: Mapping[str, Any]) -> None:
+    x0, y0, x1, y1 = box
+    win = int(s["rank"]) == 1
+    c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=HIGHLIGHT if win else PANEL_EDGE,
+                          width=5 if win else 2)
+    seat = s.get("seat")
+    player = board.players[int(seat)] if seat is not None and int(seat) < len(
+        board.players) else None
+    cy = y0 + 28
+    c.text((x0 + 14, cy), f"#{s['rank']}", 24, INK, anchor="lm", bold=True)
+    name = player.name if player else str(s.get("name", "?"))
+    if player is not None:
+        pieces.badge(c, x0 + 78, cy, 32, player.colour)
+    c.text((x0 + 100, cy), clip(name, 190, 20, bold=True), 20, INK, anchor="lm", bold=True)
+    c.text((x0 + 14, y1 - 38), str(s["total"]), 40, INK, anchor="lm", bold=True)
+    c.text((x0 + 14 + 12 + 26 * len(str(s["total"])), y1 - 34),
+           "points" + ("  - winner" if win else ""), 17, MUTED, anchor="lm", bold=win)
+    lines = [dict(ln) for ln in s.get("lines", [])]
+    _pad_table(c, (x0 + 300, y0 + 12, x0 + 610, y1 - 12), board, lines)
+    _sum(c, (x0 + 630, y0 + 12, x1 - 12, y1 - 12), lines, int(s["total"]))
+
+
+def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -> None:
+    """Track, group and region total per region, in the board's region order."""
+    x0, y0, _x1, y1 = box
+    per_region = {str(ln["detail"]["region"]): ln["detail"] for ln in lines
+                  if ln.get("key") in REGION_KEYS and "region" in ln.get("detail", {})}
+    regions = [r for r in board.geometry.regions if r in per_region]
+    col = 72
+    row = (y1 - y0) / 4
+    labels = ("", "track", "+ group", "= region")
+    for i, label in enumerate(labels):
+        c.text((x0, y0 + row * (i + 0.5)), label, 15, MUTED, anchor="lm", bold=i == 3)
+    for j, region in enumerate(regions):
+        cx = x0 + 96 + j * col + col / 2
+        edge = shade(REGION_EDGE.get(region, MUTED), 0.5)
+        c.text((cx, y0 + row * 0.5), REGION_LETTER.get(region, "?") + " "
+               + REGION_NAME.get(region, region)[:3], 15, edge, anchor="mm", bold=True)
+        d = per_region[region]
+        for i, key in enumerate(("track", "group", "total"), start=1):
+            value = d.get(key)
+            text = "?" if value is None else (f"+{value}" if key == "group" else str(value))
+            c.text((cx, y0 + row * (i + 0.5)), text, 18 if key == "total" else 16, INK,
+                   anchor="mm", bold=key == "total")
+    c.d.line((x0, y0 + row * 3, x0 + 96 + col * len(regions), y0 + row * 3), fill=PANEL_EDGE,
+             width=2)
+
+
+def _sum(c: Canvas, box: Box, lines: list[dict[str, Any]], total: int) -> None:
+    """Each outcome line on its own row (label, where from, points), then the sum."""
+    x0, y0, x1, y1 = box
+    n = len(lines) + 1
+    row = (y1 - y0) / max(4, n)
+    for i, ln in enumerate(lines):
+        cy = y0 + row * (i + 0.5)
+        key = str(ln.get("key"))
+        d = ln.get("detail", {})
+        label = LINE_LABEL.get(key, key.replace("_", " "))
+        if "region" in d:
+            region = str(d["region"])
+            label += f": {REGION_NAME.get(region, region)} {d.get('total', '')}".rstrip()
+            if key == "worst_x3":
+                label = f"worst: {REGION_NAME.get(region, region)} {d.get('total', '?')} x 3"
+        elif key == "tokens":
+            label = f"{d.get('count', '?')} unused token{'s' if d.get('count') != 1 else ''} x 3"
+        size = fit_size(label, x1 - x0 - 70, 16)
+        c.text((x0, cy), label, size, INK, anchor="lm")
+        c.text((x1, cy), f"{'+' if i else ''}{ln.get('points')}", 17, INK, anchor="rm",
+               bold=True)
+    cy = y0 + row * (len(lines) + 0.5)
+    c.d.line((x1 - 60, cy - row / 2 + 2, x1, cy - row / 2 + 2), fill=INK, width=2)
+    c.text((x1, cy + 2), f"= {total}", 18, INK, anchor="rm", bold=True)

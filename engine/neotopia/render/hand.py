@@ -1,0 +1,135 @@
+"""The private image for one seat: its projects, each pattern drawn, and its bonus
+tokens. Sent by DM; drawn from that seat's view only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.neotopia.render import pieces
+from engine.neotopia.render.canvas import Box, Canvas, clip
+from engine.neotopia.render.cards import draw_card
+from engine.neotopia.render.model import Hand, View, read_hand
+from engine.neotopia.render.palette import (
+    BACKGROUND,
+    BONUS_NAME,
+    BONUS_SHORT,
+    HEADER_LIGHT,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    REGION_EDGE,
+    REGION_LETTER,
+    REGION_ORDER,
+    WHITE,
+    shade,
+)
+
+WIDTH = 1000
+MARGIN = 14
+HEADER_H = 52
+PER_ROW = 4
+CARD_GAP = 12
+CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * CARD_GAP) // PER_ROW
+CARD_H = 215
+TOKEN_ROW = 36
+
+
+@dataclass(frozen=True)
+class HandLayout:
+    size: tuple[int, int]
+    tokens: Box
+    token_spots: tuple[Box, ...]
+    cards: tuple[Box, ...]
+
+
+def hand_layout(view: View, names: Sequence[str] = ()) -> HandLayout:
+    return layout_of(read_hand(view, names))
+
+
+def layout_of(hand: Hand) -> HandLayout:
+    top = HEADER_H + MARGIN
+    rows_t = max(1, -(-len(hand.bonuses) // 2))
+    tokens = (MARGIN, top, WIDTH - MARGIN, top + 40 + rows_t * TOKEN_ROW)
+    col_w = (WIDTH - 2 * MARGIN - 20) // 2
+    spots = tuple(
+        (MARGIN + 10 + (i % 2) * col_w, top + 36 + (i // 2) * TOKEN_ROW,
+         MARGIN + 10 + (i % 2) * col_w + col_w - 10, top + 36 + (i // 2) * TOKEN_ROW + 30)
+        for i in range(len(hand.bonuses)))
+    y = tokens[3] + MARGIN + 30
+    cards = tuple(
+        (MARGIN + (i % PER_ROW) * (CARD_W + CARD_GAP), y + (i // PER_ROW) * (CARD_H + CARD_GAP),
+         MARGIN + (i % PER_ROW) * (CARD_W + CARD_GAP) + CARD_W,
+         y + (i // PER_ROW) * (CARD_H + CARD_GAP) + CARD_H)
+        for i in range(len(hand.cards)))
+    rows = max(1, -(-len(hand.cards) // PER_ROW))
+    height = y + rows * (CARD_H + CARD_GAP) - CARD_GAP + MARGIN
+    return HandLayout((WIDTH, height), tokens, spots, cards)
+
+
+def render_private(view: View, names: Sequence[str] = ()) -> bytes:
+    """PNG of one seat's hand of projects and bonus tokens (``view(state, seat)``)."""
+    hand = read_hand(view, names)
+    lay = layout_of(hand)
+    c = Canvas.new(*lay.size, BACKGROUND)
+    _header(c, hand)
+    _tokens(c, lay, hand)
+    x0 = MARGIN
+    y = lay.tokens[3] + MARGIN + 15
+    title = f"Projects in hand: {len(hand.cards)}"
+    w = c.text((x0 + 2, y), title, 18, INK, anchor="lm", bold=True)
+    c.text((x0 + w + 16, y), "patterns may be turned to any of 6 orientations", 14, MUTED,
+           anchor="lm")
+    for box, card in zip(lay.cards, hand.cards, strict=True):
+        draw_card(c, box, card, owner=hand.colour)
+    if not hand.cards:
+        c.text((x0 + 2, y + 40), "No project yet: draw from the offer or the deck.", 16,
+               MUTED, anchor="lm")
+    return c.png()
+
+
+def _header(c: Canvas, hand: Hand) -> None:
+    c.d.rectangle((0, 0, WIDTH, HEADER_H), fill=INK)
+    cy = HEADER_H // 2
+    x = MARGIN
+    x += c.text((x, cy), "Neotopia", 24, WHITE, anchor="lm", bold=True) + 18
+    pieces.badge(c, x + 15, cy, 30, hand.colour, on_dark=True)
+    x += 38
+    x += c.text((x, cy), clip(hand.name, 330, 20, bold=True), 20, WHITE, anchor="lm",
+                bold=True) + 20
+    for region in REGION_ORDER:
+        if region not in hand.scores:
+            continue
+        x += c.text((x, cy), REGION_LETTER[region], 17, shade(REGION_EDGE[region], 1.2),
+                    anchor="lm", bold=True) + 4
+        x += c.text((x, cy), str(hand.scores[region]), 19, WHITE, anchor="lm", bold=True) + 14
+    if hand.phase == "over":
+        status = "game over"
+    elif hand.my_turn:
+        status = "your turn"
+    else:
+        status = f"round {hand.round}"
+    c.text((WIDTH - MARGIN, cy), status, 18, HIGHLIGHT if hand.my_turn else HEADER_LIGHT,
+           anchor="rm", bold=True)
+
+
+def _tokens(c: Canvas, lay: HandLayout, hand: Hand) -> None:
+    x0, y0, x1, _ = lay.tokens
+    c.d.rounded_rectangle(lay.tokens, radius=8, fill=PANEL, outline=PANEL_EDGE, width=2)
+    title = f"Bonus tokens: {len(hand.bonuses)}" if hand.bonuses else "No bonus token"
+    w = c.text((x0 + 10, y0 + 18), title, 18, INK, anchor="lm", bold=True)
+    note = "one bonus per turn, free; +3 points each if unused at the end"
+    if hand.bonus_used:
+        note = "a bonus was used this turn: the next one waits for your next turn"
+    c.text((x0 + w + 24, y0 + 18), clip(note, x1 - x0 - w - 34, 14), 14, MUTED, anchor="lm")
+    for box, kind in zip(lay.token_spots, hand.bonuses, strict=True):
+        bx0, by0, bx1, by1 = box
+        cy = (by0 + by1) / 2
+        pieces.token(c, bx0 + 14, cy, 13, kind)
+        name = BONUS_NAME.get(kind, kind)
+        w = c.text((bx0 + 36, cy), name, 17, INK, anchor="lm", bold=True)
+        short = BONUS_SHORT.get(kind, "")
+        c.text((bx0 + 36 + w + 10, cy), clip(short, bx1 - bx0 - w - 50, 15), 15, MUTED,
+               anchor="lm")

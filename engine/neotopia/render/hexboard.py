@@ -1,0 +1,153 @@
+"""The city on its hex grid: three regions, the manufactures and the production stack.
+
+Shared by the board, the final image and the timelapse. Empty cells show their number
+(the ``11`` of ``D11``) so that a move can be typed from the picture; outer cells carry
+the rulebook's half-circle; the centre of each region a ring.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.neotopia.render import pieces
+from engine.neotopia.render.canvas import Canvas
+from engine.neotopia.render.geometry import SQRT3, Cell, HexLayout, hex_points
+from engine.neotopia.render.model import Board
+from engine.neotopia.render.palette import (
+    HIGHLIGHT,
+    INK,
+    MANUFACTURE_FILL,
+    MUTED,
+    OUTER_TINT,
+    REGION_EDGE,
+    REGION_LETTER,
+    REGION_NAME,
+    REGION_TINT,
+    SLOT_EMPTY,
+    WHITE,
+    shade,
+)
+
+ELEMENT_SCALE = 0.74  # disc radius / cell radius
+STACK_SCALE = 1.9  # the production hexagon is larger than a cell: it holds the stack
+
+
+def draw_city(c: Canvas, board: Board, lay: HexLayout, *, numbers: bool = True,
+              labels: bool = True) -> None:
+    for cell in board.geometry.cells:
+        _cell(c, board, lay, cell, numbers=numbers)
+    for m in board.geometry.manufactures:
+        _manufacture(c, lay, m.id, m.slots, board.manufactures.get(m.id, ()), labels=labels)
+    _production(c, board, lay, labels=labels)
+    if labels:
+        for region in board.geometry.regions:
+            _region_label(c, board, lay, region)
+
+
+def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool) -> None:
+    cx, cy = lay.centre(cell.q, cell.r)
+    rad = lay.radius
+    tint = OUTER_TINT if cell.kind == "outer" else REGION_TINT
+    c.d.polygon(hex_points(cx, cy, rad - 1), fill=tint.get(cell.region, (220, 220, 220)),
+                outline=REGION_EDGE.get(cell.region, MUTED), width=max(1, round(rad / 16)))
+    edge = REGION_EDGE.get(cell.region, MUTED)
+    if cell.kind == "outer":
+        # The rulebook's half-circle: the mark of a space only New Building Permits reach.
+        r = rad * 0.62
+        c.d.arc((cx - r, cy - r, cx + r, cy + r), 0, 180, fill=shade(edge, 0.7),
+                width=max(2, round(rad / 10)))
+    if cell.kind == "centre":
+        r = rad * 0.84
+        c.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=shade(edge, 0.6),
+                    width=max(2, round(rad / 9)))
+    colour = board.elements.get(cell.id)
+    if colour is not None:
+        ring = HIGHLIGHT if cell.id == board.last_cell else None
+        pieces.element(c, cx, cy, rad * ELEMENT_SCALE, colour, ring=ring)
+        return
+    kind = board.bonus_cells.get(cell.id)
+    if kind is not None:
+        pieces.token(c, cx, cy - rad * 0.14, rad * 0.44, kind)
+        if numbers:
+            c.text((cx, cy + rad * 0.6), cell.number, max(8, round(rad * 0.32)), INK,
+                   anchor="mm", bold=True)
+        return
+    if numbers:
+        c.text((cx, cy), cell.number, max(8, round(rad * 0.42)), shade(edge, 0.55),
+               anchor="mm")
+
+
+def _manufacture(c: Canvas, lay: HexLayout, mid: str, slots: tuple[tuple[int, int], ...],
+                 content: tuple[str, ...], *, labels: bool) -> None:
+    if not slots:
+        return
+    rad = lay.radius
+    (x0, y0), (x1, y1) = lay.centre(*slots[0]), lay.centre(*slots[-1])
+    w = rad * 0.92
+    # A tray along the slots: a thick rounded bar, then one well per slot.
+    c.d.line((x0, y0, x1, y1), fill=MANUFACTURE_FILL, width=round(2 * w))
+    for x, y in ((x0, y0), (x1, y1)):
+        c.d.ellipse((x - w, y - w, x + w, y + w), fill=MANUFACTURE_FILL)
+    for i, (q, r) in enumerate(slots):
+        cx, cy = lay.centre(q, r)
+        if i < len(content):
+            pieces.element(c, cx, cy, rad * ELEMENT_SCALE, content[i])
+        else:
+            pieces.slot(c, cx, cy, rad * 0.6, SLOT_EMPTY)
+    if labels:
+        # The name past the outer end, on the tray's axis: what a typed move starts with.
+        dx, dy = x1 - x0, y1 - y0
+        n = math.hypot(dx, dy) or 1.0
+        lx, ly = x1 + dx / n * rad * 1.55, y1 + dy / n * rad * 1.55
+        size = max(9, round(rad * 0.52))
+        h = size * 0.8
+        wbox = size * 1.45
+        c.d.rounded_rectangle((lx - wbox, ly - h, lx + wbox, ly + h), radius=round(h / 2),
+                              fill=INK)
+        c.text((lx, ly), mid, size, WHITE, anchor="mm", bold=True)
+
+
+def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> None:
+    q, r = board.geometry.production
+    cx, cy = lay.centre(q, r)
+    rad = lay.radius * STACK_SCALE
+    c.d.polygon(hex_points(cx, cy, rad), fill=(214, 208, 196), outline=INK,
+                width=max(2, round(rad / 14)))
+    small = lay.radius * 0.4
+    spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    top = board.stack_top
+    for i, (sx, sy) in enumerate(spots):
+        x, y = cx + sx * small * 1.12, cy + sy * small * 1.12 + rad * 0.16
+        if i < len(top):
+            pieces.element(c, x, y, small, top[i])
+        else:
+            pieces.slot(c, x, y, small * 0.8, SLOT_EMPTY)
+    if labels:
+        text = f"{board.stack} tiles" if board.stack != 1 else "1 tile"
+        c.text((cx, cy - rad * 0.52), text, max(9, round(lay.radius * 0.42)), INK,
+               anchor="mm", bold=True)
+
+
+def _region_label(c: Canvas, board: Board, lay: HexLayout, region: str) -> None:
+    """The region's name in the corner of its bounding box farthest from the board's
+    centre: on the house board that corner is free of cells, and the rule needs no
+    coordinates of its own for another board."""
+    cells = [cell for cell in board.geometry.cells if cell.region == region]
+    if not cells:
+        return
+    xs = [1.5 * cell.q for cell in cells]
+    ys = [SQRT3 * (cell.r + cell.q / 2) for cell in cells]
+    corners = [(x, y) for y in (min(ys) - 0.6, max(ys) + 0.6) for x in (min(xs) - 0.6,
+                                                                         max(xs) + 0.6)]
+    ox, oy = 1.5 * board.geometry.production[0], SQRT3 * (
+        board.geometry.production[1] + board.geometry.production[0] / 2)
+    ux, uy = max(corners, key=lambda p: (round(math.hypot(p[0] - ox, p[1] - oy), 3), -p[0]))
+    # Inside the corner at the bottom; outside it at the top, where outer cells reach it.
+    left = ux < ox
+    anchor = ("l" if left else "r") if uy > oy else ("r" if left else "l")
+    anchor += "d" if uy > oy else "a"
+    x, y = lay.unit_to_px(ux, uy)
+    name = f"{REGION_LETTER.get(region, '?')} = {REGION_NAME.get(region, region)}"
+    size = max(10, round(lay.radius * 0.6))
+    c.text((x, y), name, size, shade(REGION_EDGE.get(region, MUTED), 0.5), anchor=anchor,
+           bold=True)

@@ -1,0 +1,107 @@
+"""The side panels in the board's free corners: the players, and the bonus legend with
+the supplies (reserve, deck)."""
+
+from __future__ import annotations
+
+from engine.neotopia.render import pieces
+from engine.neotopia.render.canvas import Box, Canvas, clip
+from engine.neotopia.render.model import Board, Player
+from engine.neotopia.render.palette import (
+    BONUS_LETTER,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    REGION_EDGE,
+    REGION_LETTER,
+    REGION_ORDER,
+    shade,
+)
+
+LEGEND = (
+    ("subsidy", "Subsidy: 2 projects"),
+    ("automation", "Automation: 1 action"),
+    ("private_initiative", "Initiative: from reserve"),
+    ("building_permits", "Permits: outer cell"),
+)
+
+
+def regions_of(board: Board) -> tuple[str, ...]:
+    return board.geometry.regions or REGION_ORDER
+
+
+def draw_players(c: Canvas, box: Box, board: Board) -> None:
+    x0, y0, x1, y1 = box
+    n = max(1, len(board.players))
+    gap = 6
+    row_h = min(84, (y1 - y0 - gap * (n - 1)) // n)
+    for i, p in enumerate(board.players):
+        top = y0 + i * (row_h + gap)
+        player_row(c, (x0, top, x1, top + row_h), board, p)
+
+
+def player_row(c: Canvas, box: Box, board: Board, p: Player) -> None:
+    x0, y0, x1, y1 = box
+    active = board.active == p.seat and board.phase != "over"
+    c.d.rounded_rectangle(box, radius=8, fill=PANEL, outline=HIGHLIGHT if active else PANEL_EDGE,
+                          width=4 if active else 2)
+    h = y1 - y0
+    line = h / 3
+    cy = y0 + line * 0.62
+    pieces.badge(c, x0 + 20, cy, 26, p.colour)
+    tags = []
+    if board.first == p.seat:
+        tags.append("1st")
+    if active:
+        tags.append("turn")
+    tag = "  ".join(tags)
+    tag_w = 0
+    if tag:
+        tag_w = c.text((x1 - 8, cy), tag, 13, shade(HIGHLIGHT, 0.55) if active else MUTED,
+                       anchor="rm", bold=True) + 8
+    c.text((x0 + 40, cy), clip(p.name, x1 - x0 - 50 - tag_w, 17, bold=True), 17, INK,
+           anchor="lm", bold=True)
+    # Scores per region, with the region's letter in the region's colour.
+    sy = y0 + line * 1.55
+    x = x0 + 10
+    for region in regions_of(board):
+        letter = REGION_LETTER.get(region, region[:1].upper())
+        x += c.text((x, sy), letter, 15, shade(REGION_EDGE.get(region, MUTED), 0.55),
+                    anchor="lm", bold=True) + 4
+        x += c.text((x, sy), str(p.scores.get(region, 0)), 17, INK, anchor="lm", bold=True)
+        x += 14
+    by = y0 + line * 2.45
+    x = x0 + 10
+    x += c.text((x, by), f"hand {p.hand}", 14, MUTED, anchor="lm") + 10
+    if p.bonuses:
+        x += c.text((x, by), "bonus", 14, MUTED, anchor="lm") + 6
+        for kind in p.bonuses:
+            if x > x1 - 18:
+                break
+            pieces.token(c, x + 9, by, 9, kind)
+            x += 22
+
+
+def draw_legend(c: Canvas, box: Box, board: Board) -> None:
+    """What the token letters mean, then the reserve and the deck."""
+    x0, y0, x1, y1 = box
+    c.d.rounded_rectangle(box, radius=8, fill=PANEL, outline=PANEL_EDGE, width=2)
+    row = min(34, (y1 - y0 - 16) // (len(LEGEND) + 3))
+    y = y0 + 8 + row / 2
+    c.text((x0 + 10, y), "Bonus tokens", 15, INK, anchor="lm", bold=True)
+    for kind, words in LEGEND:
+        y += row
+        pieces.token(c, x0 + 22, y, 11, kind)
+        c.text((x0 + 40, y), clip(words, x1 - x0 - 48, 15), 15, INK, anchor="lm")
+    y += row
+    c.text((x0 + 10, y), "Reserve", 15, INK, anchor="lm", bold=True)
+    x = x0 + 10 + 70
+    for colour in ("R", "G", "P", "B"):
+        pieces.element(c, x + 10, y, 10, colour)
+        x += 22 + c.text((x + 22, y), str(board.reserve.get(colour, 0)), 15, INK,
+                         anchor="lm", bold=True) + 8
+    y += row
+    c.text((x0 + 10, y), f"Deck {board.deck}   Stack {board.stack}", 15, INK, anchor="lm",
+           bold=True)
+    assert set(BONUS_LETTER) >= {k for k, _ in LEGEND}
