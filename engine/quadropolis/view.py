@@ -113,3 +113,127 @@ Example (public view, 2 players, classic, abridged)::
      "taken": null, "last": {"seat": 0, "action": {...}, "text": "r2c2"},
      "left_on_site": 14, "face_down": 9, "final": null}
 """
+
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.core.rng import Rng
+from engine.quadropolis.actions import SIDE_NAMES
+from engine.quadropolis.final import allocations, ranks
+from engine.quadropolis.legal import legal_actions
+from engine.quadropolis.rules import legal_placements, slot_target
+from engine.quadropolis.state import State
+from engine.quadropolis.tiles import TILES
+
+
+def _space(state: State, r: int, c: int) -> dict[str, Any] | None:
+    tile = state.site[r][c]
+    if tile is None:
+        return None
+    if not state.face_up[r][c]:
+        return {"face_down": True}
+    return {"tile": TILES[tile].to_json()}
+
+
+def _cell(stack: list[str]) -> dict[str, Any] | None:
+    if not stack:
+        return None
+    tiles = [TILES[t].to_json() for t in stack]
+    return {"type": tiles[-1]["type"], "floors": len(stack), "tiles": tiles, "top": tiles[-1]}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    board = state.board
+    players = []
+    for i, p in enumerate(state.players):
+        empty = sum(1 for row in p.city for stack in row if not stack)
+        players.append({
+            "seat": i,
+            "inhabitants": p.inhabitants,
+            "energy": p.energy,
+            "mayor": state.mayor == i,
+            "architects": sorted(p.architects) if state.mode == "classic" else None,
+            "empty_spaces": empty,
+            "tiles": sum(len(stack) for row in p.city for stack in row),
+            "city": [[_cell(stack) for stack in row] for row in p.city],
+        })
+    slots = []
+    for s in state.slots:
+        slot = str(s["slot"])
+        slots.append({
+            "slot": slot,
+            "side": SIDE_NAMES[slot[0]],
+            "line": int(slot[1:]),
+            "architect": s["architect"],
+            "seat": s["seat"],
+            "target": list(slot_target(slot, int(s["architect"]))),
+        })
+    architects: dict[str, Any]
+    if state.mode == "classic":
+        architects = {"per_seat": [sorted(p.architects) for p in state.players]}
+    else:
+        architects = {"pool": {str(n): c for n, c in sorted(state.pool.items())}}
+    taken: dict[str, Any] | None = None
+    if state.taken is not None:
+        t = state.taken
+        taken = {
+            "seat": t["seat"], "architect": t["architect"], "slot": t["slot"],
+            "tile": TILES[str(t["tile"])].to_json(),
+            "options": [a.text() for a in legal_placements(state, int(t["seat"]))],
+        }
+    site = [[_space(state, r, c) for c in range(5)] for r in range(5)]
+    out: dict[str, Any] = {
+        "game": "quadropolis",
+        "seat": seat,
+        "seats": state.seats,
+        "mode": state.mode,
+        "options": {"mode": state.mode, "squares": state.squares},
+        "round": state.round,
+        "rounds": state.rounds,
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_play": state.to_play,
+        "first": state.first,
+        "mayor": state.mayor,
+        "site": site,
+        "urbanist": None if state.urbanist is None else list(state.urbanist),
+        "slots": slots,
+        "architects": architects,
+        "city_board": board.to_json(),
+        "players": players,
+        "taken": taken,
+        "last": copy.deepcopy(state.last),
+        "left_on_site": sum(1 for row in site for s in row if s is not None and "tile" in s),
+        "face_down": sum(1 for row in site for s in row if s is not None and "face_down" in s),
+        "final": final_view(state) if state.over else None,
+    }
+    if seat is not None and 0 <= seat < state.seats:
+        out["me"] = {"legal": [a.text() for a in legal_actions(state, seat)]}
+    return out
+
+
+def final_view(state: State) -> list[dict[str, Any]]:
+    allocs = allocations(state)
+    rank = ranks(allocs)
+    return [
+        {"seat": seat, "rank": rank[seat], **a.to_json()}
+        for seat, a in enumerate(allocs)
+    ]
+
+
+def scramble_hidden(state: State, seat: int | None, seed: int) -> State:
+    """Re-deal what nobody may see: the face-down tiles among the face-down spaces, and
+    the coming rounds (their layout comes from the generator, whose state is re-drawn)."""
+    out = state.copy()
+    rng = Rng.from_seed(seed)
+    spaces = [(r, c) for r in range(5) for c in range(5)
+              if out.site[r][c] is not None and not out.face_up[r][c]]
+    tiles = [out.site[r][c] for r, c in spaces]
+    rng.shuffle(tiles)
+    for (r, c), t in zip(spaces, tiles, strict=True):
+        out.site[r][c] = t
+    out.rng = rng.next_u64()
+    return out

@@ -1,0 +1,122 @@
+"""AI players: a random one, and a greedy one that looks one move ahead.
+
+Both read only the public board (Quadropolis has no hands); the greedy player never
+looks at a face-down tile.
+"""
+
+from __future__ import annotations
+
+from engine.core.rng import Rng
+from engine.quadropolis.actions import Discard, Place, QAction, Take
+from engine.quadropolis.legal import legal_actions
+from engine.quadropolis.rules import can_place, slot_target
+from engine.quadropolis.scoring import Building, City, Scorer, city_of
+from engine.quadropolis.state import State
+from engine.quadropolis.tiles import TILES
+
+
+class RandomAI:
+    name = "random"
+
+    def choose(self, state: State, seat: int, rng: Rng) -> QAction:
+        return rng.choice(legal_actions(state, seat))
+
+
+def city_value(city: City, rounds_left: int) -> float:
+    """What a city is worth if the game ended now, roughly and fast: every building
+    activated, minus what the missing resources would cost, plus customers for the
+    spare inhabitants. Spare resources are worth more while rounds remain."""
+    scorer = Scorer(city)
+    full = scorer.always
+    for i in range(len(city.buildings)):
+        full |= 1 << i
+    points = float(scorer.score(full))
+    need_i = sum(b.cost_inhabitants for b in city.buildings)
+    need_e = sum(b.cost_energy for b in city.buildings)
+    missing = max(0, need_i - city.inhabitants) + max(0, need_e - city.energy)
+    spare_i = max(0, city.inhabitants - need_i)
+    spare_e = max(0, city.energy - need_e)
+    shops = sum(1 for b in city.buildings if b.type == "shop")
+    cap = city.tables.max_customers
+    customers = min(spare_i, cap * shops)
+    full_shops, rest = divmod(customers, cap) if cap else (0, 0)
+    points += full_shops * city.tables.shop[cap] + city.tables.shop[rest]
+    parks = sum(b.absorbs for b in city.buildings)
+    unplaced = (spare_i - customers) + max(0, spare_e - parks)
+    future = 0.6 if rounds_left > 0 else 0.0
+    points -= 3.5 * missing
+    points += unplaced * (future - 1.0)
+    return points
+
+
+def with_tile(city: City, tile_id: str, row: int, col: int) -> City:
+    tile = TILES[tile_id]
+    buildings = []
+    placed = False
+    for b in city.buildings:
+        if (b.row, b.col) == (row, col):
+            buildings.append(Building(row, col, b.type, b.floors + 1, tile.vp, tile.square))
+            placed = True
+        else:
+            buildings.append(b)
+    if not placed:
+        buildings.append(Building(row, col, tile.type, 1, tile.vp, tile.square))
+        buildings.sort(key=lambda b: (b.row, b.col))
+    return City(city.mode, tuple(buildings), city.inhabitants + tile.inhabitants,
+                city.energy + tile.energy)
+
+
+class GreedyAI:
+    """Take the tile whose best placement raises ``city_value`` most, and place it there."""
+
+    name = "greedy"
+
+    def choose(self, state: State, seat: int, rng: Rng) -> QAction:
+        legal = legal_actions(state, seat)
+        city = city_of(state, seat)
+        rounds_left = state.rounds - state.round
+        base = city_value(city, rounds_left)
+        if state.phase == "place":
+            assert state.taken is not None
+            tile_id = str(state.taken["tile"])
+            scored = [(self._placement(city, tile_id, a, rounds_left) - base, i)
+                      for i, a in enumerate(legal)]
+            return legal[self._pick(scored, rng)]
+        cache: dict[tuple[str, int], float] = {}
+        scored = []
+        for i, a in enumerate(legal):
+            assert isinstance(a, Take)
+            row, col = slot_target(a.slot, a.architect)
+            on_site = state.site[row - 1][col - 1]
+            gain = 0.0
+            if on_site is not None and state.face_up[row - 1][col - 1]:
+                key = (on_site, a.architect)
+                if key not in cache:
+                    cache[key] = self._best_place(state, seat, city, on_site, a.architect,
+                                                  rounds_left) - base
+                gain = cache[key]
+            # Spend low-value architects first; keep the Urbanist away from good tiles.
+            scored.append((max(gain, 0.0) - 0.01 * a.architect, i))
+        return legal[self._pick(scored, rng)]
+
+    def _best_place(self, state: State, seat: int, city: City, tile_id: str, architect: int,
+                    rounds_left: int) -> float:
+        board = state.board
+        best = city_value(city, rounds_left)
+        for r in range(1, board.rows + 1):
+            for c in range(1, board.cols + 1):
+                if not can_place(state, seat, tile_id, architect, r, c):
+                    best = max(best, city_value(with_tile(city, tile_id, r, c), rounds_left))
+        return best
+
+    def _placement(self, city: City, tile_id: str, action: QAction, rounds_left: int) -> float:
+        if isinstance(action, Discard):
+            return city_value(city, rounds_left)
+        assert isinstance(action, Place)
+        return city_value(with_tile(city, tile_id, action.row, action.col), rounds_left)
+
+    @staticmethod
+    def _pick(scored: list[tuple[float, int]], rng: Rng) -> int:
+        best = max(v for v, _ in scored)
+        ties = [i for v, i in scored if v >= best - 1e-9]
+        return ties[rng.randbelow(len(ties))]
