@@ -13,7 +13,7 @@ from engine.neotopia.render.hexboard import draw_city
 from engine.neotopia.render.model import Board, View, read_board, require_public
 from engine.neotopia.render.palette import BACKGROUND, HEADER_LIGHT, HIGHLIGHT, INK, WHITE
 from engine.neotopia.render.panels import draw_legend, draw_players
-from engine.neotopia.render.tracks import draw_tracks, tracks_height
+from engine.neotopia.render.tracks import draw_tracks, track_rows, tracks_height
 
 WIDTH = 1000
 MARGIN = 10
@@ -32,6 +32,7 @@ class BoardLayout:
     players: Box
     legend: Box
     tracks: Box
+    track_rows: tuple[Box, ...]  # one per region, in the view's region order
     offer: tuple[Box, ...]
     deck: Box
 
@@ -64,7 +65,7 @@ def layout_of(board: Board) -> BoardLayout:
     dx = MARGIN + 4 * (CARD_W + CARD_GAP) + 20
     deck = (dx, y + 10, min(WIDTH - MARGIN, dx + 150), y + CARD_H - 10)
     return BoardLayout((WIDTH, y + CARD_H + MARGIN), city, area, players, legend, tracks,
-                       offer, deck)
+                       track_rows(tracks, board), offer, deck)
 
 
 def render_board(view: View, names: Sequence[str] = ()) -> bytes:
@@ -95,7 +96,7 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia")
     cy = HEADER_H // 2
     x = MARGIN + 4
     x += c.text((x, cy), title, 26, WHITE, anchor="lm", bold=True) + 20
-    label = "Final city" if board.phase == "over" else f"Round {board.round}"
+    label = "Game over" if board.phase == "over" else f"Round {board.round}"
     w = c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
     c.d.rounded_rectangle((x, cy - 16, x + w + 20, cy + 16), radius=8, fill=HIGHLIGHT)
     c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)

@@ -22,7 +22,6 @@ from engine.neotopia.render.palette import (
     PANEL,
     PANEL_EDGE,
     REGION_EDGE,
-    REGION_LETTER,
     REGION_NAME,
     shade,
 )
@@ -98,8 +97,8 @@ def _row(c: Canvas, box: Box, board: Board, s: Mapping[str, Any]) -> None:
     c.text((x0 + 14 + 12 + 26 * len(str(s["total"])), y1 - 34),
            "points" + ("  - winner" if win else ""), 17, MUTED, anchor="lm", bold=win)
     lines = [dict(ln) for ln in s.get("lines", [])]
-    _pad_table(c, (x0 + 300, y0 + 12, x0 + 610, y1 - 12), board, lines)
-    _sum(c, (x0 + 630, y0 + 12, x1 - 12, y1 - 12), lines, int(s["total"]))
+    _pad_table(c, (x0 + 286, y0 + 12, x0 + 640, y1 - 12), board, lines)
+    _sum(c, (x0 + 660, y0 + 12, x1 - 12, y1 - 12), lines, int(s["total"]))
 
 
 def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -> None:
@@ -108,7 +107,7 @@ def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -
     per_region = {str(ln["detail"]["region"]): ln["detail"] for ln in lines
                   if ln.get("key") in REGION_KEYS and "region" in ln.get("detail", {})}
     regions = [r for r in board.geometry.regions if r in per_region]
-    col = 72
+    col = 84
     row = (y1 - y0) / 4
     labels = ("", "track", "+ group", "= region")
     for i, label in enumerate(labels):
@@ -116,8 +115,8 @@ def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -
     for j, region in enumerate(regions):
         cx = x0 + 96 + j * col + col / 2
         edge = shade(REGION_EDGE.get(region, MUTED), 0.5)
-        c.text((cx, y0 + row * 0.5), REGION_LETTER.get(region, "?") + " "
-               + REGION_NAME.get(region, region)[:3], 15, edge, anchor="mm", bold=True)
+        c.text((cx, y0 + row * 0.5), REGION_NAME.get(region, region), 15, edge, anchor="mm",
+               bold=True)
         d = per_region[region]
         for i, key in enumerate(("track", "group", "total"), start=1):
             value = d.get(key)

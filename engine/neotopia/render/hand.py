@@ -30,10 +30,8 @@ from engine.neotopia.render.palette import (
 WIDTH = 1000
 MARGIN = 14
 HEADER_H = 52
-PER_ROW = 4
 CARD_GAP = 12
-CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * CARD_GAP) // PER_ROW
-CARD_H = 215
+CARD_H = 215  # at four cards a row; a long hand takes more, smaller cards a row
 TOKEN_ROW = 36
 
 
@@ -59,13 +57,16 @@ def layout_of(hand: Hand) -> HandLayout:
          MARGIN + 10 + (i % 2) * col_w + col_w - 10, top + 36 + (i // 2) * TOKEN_ROW + 30)
         for i in range(len(hand.bonuses)))
     y = tokens[3] + MARGIN + 30
+    n = len(hand.cards)
+    per_row = 4 if n <= 8 else 5 if n <= 15 else 6
+    cw = (WIDTH - 2 * MARGIN - (per_row - 1) * CARD_GAP) // per_row
+    ch = round(CARD_H * min(1.0, (cw + 30) / 270))
     cards = tuple(
-        (MARGIN + (i % PER_ROW) * (CARD_W + CARD_GAP), y + (i // PER_ROW) * (CARD_H + CARD_GAP),
-         MARGIN + (i % PER_ROW) * (CARD_W + CARD_GAP) + CARD_W,
-         y + (i // PER_ROW) * (CARD_H + CARD_GAP) + CARD_H)
-        for i in range(len(hand.cards)))
-    rows = max(1, -(-len(hand.cards) // PER_ROW))
-    height = y + rows * (CARD_H + CARD_GAP) - CARD_GAP + MARGIN
+        (MARGIN + (i % per_row) * (cw + CARD_GAP), y + (i // per_row) * (ch + CARD_GAP),
+         MARGIN + (i % per_row) * (cw + CARD_GAP) + cw, y + (i // per_row) * (ch + CARD_GAP) + ch)
+        for i in range(n))
+    rows = max(1, -(-n // per_row))
+    height = y + rows * (ch + CARD_GAP) - CARD_GAP + MARGIN
     return HandLayout((WIDTH, height), tokens, spots, cards)
 
 

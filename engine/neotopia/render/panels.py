@@ -7,7 +7,6 @@ from engine.neotopia.render import pieces
 from engine.neotopia.render.canvas import Box, Canvas, clip
 from engine.neotopia.render.model import Board, Player
 from engine.neotopia.render.palette import (
-    BONUS_LETTER,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -104,4 +103,3 @@ def draw_legend(c: Canvas, box: Box, board: Board) -> None:
     y += row
     c.text((x0 + 10, y), f"Deck {board.deck}   Stack {board.stack}", 15, INK, anchor="lm",
            bold=True)
-    assert set(BONUS_LETTER) >= {k for k, _ in LEGEND}

@@ -31,11 +31,16 @@ def tracks_height(board: Board) -> int:
     return n * ROW_H + (n - 1) * ROW_GAP
 
 
-def draw_tracks(c: Canvas, box: Box, board: Board) -> None:
+def track_rows(box: Box, board: Board) -> tuple[Box, ...]:
+    """One row per region, in the board's region order."""
     x0, y0, x1, _ = box
-    for i, region in enumerate(regions_of(board)):
-        top = y0 + i * (ROW_H + ROW_GAP)
-        track_row(c, (x0, top, x1, top + ROW_H), board, region)
+    return tuple((x0, y0 + i * (ROW_H + ROW_GAP), x1, y0 + i * (ROW_H + ROW_GAP) + ROW_H)
+                 for i in range(len(regions_of(board))))
+
+
+def draw_tracks(c: Canvas, box: Box, board: Board) -> None:
+    for row, region in zip(track_rows(box, board), regions_of(board), strict=True):
+        track_row(c, row, board, region)
 
 
 def space_box(box: Box, board: Board, space: int) -> Box:
