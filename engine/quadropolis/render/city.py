@@ -149,7 +149,7 @@ def _placed(c: Canvas, box: Box, placed: Placed) -> None:
         c.d.line([(x0 + k, y0 + k), (x1 - k, y1 - k)], fill=INK, width=max(3, w // 16))
         c.d.line([(x0 + k, y1 - k), (x1 - k, y0 + k)], fill=INK, width=max(3, w // 16))
         return
-    items = ["inhabitants"] * placed.inhabitants + ["energy"] * (placed.energy + placed.absorbs)
+    items = ["inhabitants"] * placed.inhabitants + ["energy"] * placed.energy
     if not items:
         return
     icon = max(14, int(w * 0.24))

@@ -54,6 +54,15 @@ CATEGORIES: dict[str, tuple[str, str | None]] = {
 }
 
 
+# Lines that are not a category of points: their figures go to the block's footer.
+NOT_CATEGORIES = frozenset({"tiebreak"})
+
+
+def category_lines(standing: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The outcome lines drawn as categories, in the engine's order."""
+    return [ln for ln in standing.get("lines") or () if ln["key"] not in NOT_CATEGORIES]
+
+
 def category_label(key: str) -> str:
     return CATEGORIES.get(key, (key.replace("_", " ").capitalize(), None))[0]
 
@@ -64,6 +73,7 @@ class FinalLayout:
     standings: tuple[Mapping[str, Any], ...]  # best rank first, as drawn
     blocks: tuple[Box, ...]  # one per standing, same order
     cities: tuple[CityLayout, ...]
+    lines: tuple[tuple[Box, ...], ...]  # per standing, one box per category line, in order
     legend: Box
 
 
@@ -74,7 +84,7 @@ def _pitch(board: Board) -> int:
 def final_layout(board: Board, outcome: Outcome) -> FinalLayout:
     standings = tuple(sorted(outcome["standings"],
                              key=lambda s: (int(s["rank"]), int(s.get("seat") or 0))))
-    lines = max((len(s.get("lines") or ()) for s in standings), default=0)
+    lines = max((len(category_lines(s)) for s in standings), default=0)
     pitch = _pitch(board)
     probe = city_layout(0, 0, pitch, board.city_rows, board.city_cols)
     bw = (WIDTH - 3 * MARGIN) // 2
@@ -82,17 +92,25 @@ def final_layout(board: Board, outcome: Outcome) -> FinalLayout:
     top = HEADER_H + MARGIN
     blocks: list[Box] = []
     cities: list[CityLayout] = []
-    for i, _ in enumerate(standings):
+    line_boxes: list[tuple[Box, ...]] = []
+    col_w = (bw - 30) // 2
+    for i, s in enumerate(standings):
         x = MARGIN + (i % 2) * (bw + MARGIN)
         y = top + (i // 2) * (bh + MARGIN)
         blocks.append((x, y, x + bw, y + bh))
         cities.append(city_layout(x + (bw - probe.width) // 2, y + HEAD_H, pitch,
                                   board.city_rows, board.city_cols))
+        ly = y + HEAD_H + probe.height + 8
+        line_boxes.append(tuple(
+            (x + 18 + (k % 2) * (col_w + 6), ly + (k // 2) * LINE_H,
+             x + 18 + (k % 2) * (col_w + 6) + col_w, ly + (k // 2 + 1) * LINE_H)
+            for k in range(len(category_lines(s)))
+        ))
     rows = (len(blocks) + 1) // 2
     legend_top = top + rows * (bh + MARGIN)
     legend = (MARGIN, legend_top, WIDTH - MARGIN, legend_top + LEGEND_H)
     return FinalLayout((WIDTH, legend[3] + MARGIN), standings, tuple(blocks), tuple(cities),
-                       legend)
+                       tuple(line_boxes), legend)
 
 
 def allocation_of(view: View, standing: Mapping[str, Any]) -> Allocation | None:
@@ -123,14 +141,15 @@ def render_final(view: View, outcome: Outcome, names: Sequence[str] | None = Non
     lay = final_layout(board, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, board, lay.size[0], title="Quadropolis - final scores")
-    for box, city, s in zip(lay.blocks, lay.cities, lay.standings, strict=True):
-        _block(c, board, view, box, city, s)
+    for box, city, lines, s in zip(lay.blocks, lay.cities, lay.lines, lay.standings,
+                                   strict=True):
+        _block(c, board, view, box, city, lines, s)
     _legend(c, lay.legend)
     return c.png()
 
 
 def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
-           s: Mapping[str, Any]) -> None:
+           line_boxes: tuple[Box, ...], s: Mapping[str, Any]) -> None:
     x0, y0, x1, y1 = box
     seat = s.get("seat")
     p = board.players[int(seat or 0)]
@@ -146,13 +165,9 @@ def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
     icons.star(c, x1 - 12 - tw - 14, cy, 22)
     name_line(c, board, p, x, cy, x1 - x - tw - 40, 18)
     draw_city(c, board, p, city, allocation=allocation_of(view, s))
-    y = city.top + city.rows * city.pitch + (city.margin * 3 // 2 if board.expert else city.margin)
-    y += 8
-    lines = list(s.get("lines") or ())
-    col_w = (x1 - x0 - 30) // 2
-    for i, line in enumerate(lines):
-        lx = x0 + 18 + (i % 2) * (col_w + 6)
-        ly = y + (i // 2) * LINE_H + LINE_H // 2
+    for line, (lx, ly0, lx1, ly1) in zip(category_lines(s), line_boxes, strict=True):
+        ly = (ly0 + ly1) // 2
+        col_w = lx1 - lx
         key = str(line["key"])
         kind = CATEGORIES.get(key, ("", None))[1]
         if kind is not None:

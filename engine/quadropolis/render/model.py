@@ -117,7 +117,7 @@ class Placed:
     """The final allocation on one building: activated or removed, and what is on it.
 
     ``inhabitants`` and ``energy`` count everything placed there: the activation cost,
-    a shop's customers, the barrel a park absorbs.
+    a shop's customers, the barrel a park absorbs (also counted in ``absorbs``).
     """
 
     active: bool

@@ -150,7 +150,8 @@ def read_allocation(entry: Mapping[str, Any]) -> Allocation:
     for b in entry.get("buildings") or ():
         spaces[(int(b["row"]) - 1, int(b["col"]) - 1)] = Placed(
             active=bool(b.get("active")),
-            inhabitants=int(b.get("inhabitants", 0)) + int(b.get("customers", 0)),
+            # "inhabitants" counts a shop's customers, "energy" a park's absorbed barrel.
+            inhabitants=int(b.get("inhabitants", 0)),
             energy=int(b.get("energy", 0)),
             absorbs=int(b.get("absorbs", 0)),
         )
