@@ -316,6 +316,10 @@ def finish(st: NeotopiaState, reason: str, events: list[Event]) -> None:
         {r.id: largest_group(data, st.board, r.id, st.colour_of(s)) for r in data.regions}
         for s in range(st.seats)
     ]
+    # Group points go on the tracks (L574) but never take tokens (L575-576).
+    for s, groups in enumerate(st.group_points):
+        for region, points in groups.items():
+            st.scores[s][region] += points
     st.phase, st.stage, st.end_reason = "over", "over", reason
     st.actions_left, st.taking, st.bonus = 0, None, None
     result = outcome(st)

@@ -15,8 +15,8 @@ TOKEN_POINTS = 3
 
 
 def region_totals(st: NeotopiaState, seat: int) -> dict[str, int]:
-    groups = st.group_points[seat] if st.group_points is not None else {}
-    return {r: st.scores[seat][r] + groups.get(r, 0) for r in st.scores[seat]}
+    """The tracks; at the end they include the group points (added by ``finish``)."""
+    return dict(st.scores[seat])
 
 
 def pad(st: NeotopiaState, seat: int) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def pad(st: NeotopiaState, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "colour": st.colour_of(seat),
-        "regions": {r: {"track": st.scores[seat][r], "group": groups.get(r, 0),
+        "regions": {r: {"track": totals[r] - groups.get(r, 0), "group": groups.get(r, 0),
                         "total": totals[r]} for r in order},
         "best": {"region": best, "points": totals[best]},
         "second": {"region": second, "points": totals[second]},
