@@ -15,12 +15,15 @@ Of all activation sets the search keeps, in this order (RULINGS): the highest sc
 the most inhabitants placed, the fewest empty spaces, the most resources placed, the
 fewest penalty points, then reading order (an activated building on an earlier space).
 
-**Search.** The buildings' points split into independent parts: two costly buildings
-interact only through a park they both touch, a factory and its neighbour, two
-adjacent offices, the district count (all public services) or the harbor runs (all
-harbors). Each part (a connected component of that relation) is enumerated alone;
-parts then meet through the resources they use only, so a dynamic programme over
-(inhabitants used, energy used, shops activated) combines them exactly. Within a
+**Search.** The harbor runs are a max over the whole city, so the search first guesses
+the longest row run and the longest column run (or none) and forces their harbors
+active; the best over all guesses is exact (``_run_guesses``). Within a guess the
+buildings' points split into independent parts: two costly buildings interact only
+through a park they both touch, a factory and its neighbour, two adjacent offices or
+the district count (all public services). Each part (a connected component of that
+relation) is enumerated alone; parts then meet through the resources they use only, so
+a dynamic programme over (inhabitants used, energy used, shops activated) combines
+them exactly. Within a
 (inhabitants, energy, shops) bucket the order of the criteria above reduces to
 (points, buildings activated, reading-order preference), which is additive over the
 parts, so keeping the best entry per bucket loses nothing.
@@ -129,7 +132,8 @@ class _Resources:
 
 
 def _components(city: City, scorer: Scorer) -> list[list[int]]:
-    """The costly buildings, split into parts whose points do not depend on each other."""
+    """The costly buildings, split into parts whose points do not depend on each other
+    once the harbor runs are set aside (see ``_run_guesses``)."""
     b = city.buildings
     costly = [i for i, x in enumerate(b) if x.needs_activation]
     parent = {i: i for i in costly}
@@ -144,12 +148,9 @@ def _components(city: City, scorer: Scorer) -> list[list[int]]:
         parent[find(i)] = find(j)
 
     stack_kinds = {"tower_block", "office"} if city.mode == "expert" else {"tower_block"}
-    by_kind: dict[str, list[int]] = {}
-    for i in costly:
-        by_kind.setdefault(b[i].type, []).append(i)
-    for group in (by_kind.get("public_service", []), by_kind.get("harbor", [])):
-        for i in group[1:]:
-            union(group[0], i)
+    services = [i for i in costly if b[i].type == "public_service"]
+    for i in services[1:]:
+        union(services[0], i)
     for i, x in enumerate(b):
         near = scorer.neighbours[i]
         if x.type == "park":
@@ -170,14 +171,62 @@ def _components(city: City, scorer: Scorer) -> list[list[int]]:
     return list(parts.values())
 
 
+def _segments(cells: dict[int, int]) -> list[tuple[int, ...]]:
+    """Runs of two or more consecutive positions: ``cells`` maps position -> building."""
+    out: list[tuple[int, ...]] = []
+    positions = sorted(cells)
+    run: list[int] = []
+    for p in [*positions, -99]:
+        if run and p == run[-1] + 1:
+            run.append(p)
+            continue
+        for a in range(len(run)):
+            for z in range(a + 2, len(run) + 1):
+                out.append(tuple(cells[q] for q in run[a:z]))
+        run = [p]
+    return out
+
+
+def _run_guesses(city: City) -> list[tuple[int, int]]:
+    """(buildings forced active, run points) for every guess of the longest row run and
+    the longest column run of harbors.
+
+    The harbor runs score ``table[longest row run] + table[longest column run]``, a max
+    over the whole city. Guessing which segments are those runs (or none) and forcing
+    their harbors active gives a lower bound of the true points for each guess, equal to
+    it for the right guess; so the best over all guesses is exact, and within a guess
+    the harbors no longer depend on each other.
+    """
+    b = city.buildings
+    table = city.tables.harbor
+    top = len(table) - 1
+    rows: dict[int, dict[int, int]] = {}
+    cols: dict[int, dict[int, int]] = {}
+    for i, x in enumerate(b):
+        if x.type == "harbor":
+            rows.setdefault(x.row, {})[x.col] = i
+            cols.setdefault(x.col, {})[x.row] = i
+    row_segments = [seg for line in rows.values() for seg in _segments(line)]
+    col_segments = [seg for line in cols.values() for seg in _segments(line)]
+    guesses = []
+    for rs in [(), *row_segments]:
+        for cs in [(), *col_segments]:
+            forced = 0
+            for i in (*rs, *cs):
+                forced |= 1 << i
+            guesses.append((forced, table[min(len(rs), top)] + table[min(len(cs), top)]))
+    return guesses
+
+
 # An entry of a part or of the programme: (points, buildings activated, preference, mask).
 Entry = tuple[int, int, int, int]
 Bucket = tuple[int, int, int]  # (inhabitants used, energy used, shops activated)
 
 
-def _part_options(city: City, scorer: Scorer, part: list[int], weight: list[int]
-                  ) -> dict[Bucket, Entry]:
-    """Every activation subset of one part, best entry per bucket."""
+def _part_options(city: City, scorer: Scorer, part: list[int], weight: list[int],
+                  forced: int) -> dict[Bucket, Entry]:
+    """Every activation subset of one part (``forced`` buildings always on), best entry
+    per bucket."""
     b = city.buildings
     base = scorer.always
     zero = scorer.score(base)
@@ -197,41 +246,52 @@ def _part_options(city: City, scorer: Scorer, part: list[int], weight: list[int]
         bit, ci, ce, shop, w = items[k]
         if ui + ci <= budget_i and ue + ce <= budget_e:
             walk(k + 1, mask | bit, ui + ci, ue + ce, ns + shop, count + 1, pref + w)
-        walk(k + 1, mask, ui, ue, ns, count, pref)
+        if not forced & bit:
+            walk(k + 1, mask, ui, ue, ns, count, pref)
 
     walk(0, 0, 0, 0, 0, 0, 0)
     return best
 
 
-def best_mask(city: City, scorer: Scorer | None = None) -> int:
+def best_mask(city: City) -> int:
     """The activation mask (bit i = building i) of the best allocation."""
-    scorer = scorer or Scorer(city)
+    scorer = Scorer(city, runs=False)
     n = len(city.buildings)
     weight = [1 << (n - 1 - i) for i in range(n)]
     res = _Resources(city, scorer)
-    states: dict[Bucket, Entry] = {(0, 0, 0): (0, 0, 0, 0)}
     budget_i, budget_e = city.inhabitants, city.energy
-    for part in _components(city, scorer):
-        options = _part_options(city, scorer, part, weight)
-        merged: dict[Bucket, Entry] = {}
-        for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
-            for (pi, pe, ps), (opts, ocnt, opref, omask) in options.items():
-                ti, te = ui + pi, ue + pe
-                if ti > budget_i or te > budget_e:
-                    continue
-                bucket = (ti, te, ns + ps)
-                entry = (pts + opts, cnt + ocnt, pref + opref, mask | omask)
-                old = merged.get(bucket)
-                if old is None or entry[:3] > old[:3]:
-                    merged[bucket] = entry
-        states = merged
-    fixed = bin(scorer.always).count("1")
+    parts = _components(city, scorer)
+    fixed = scorer.always.bit_count()
+    base_points = scorer.score(scorer.always)
+    cache: dict[tuple[int, int], dict[Bucket, Entry]] = {}
     best_key: tuple[tuple[int, int, int, int, int], int] | None = None
     chosen = 0
-    for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
-        key = (res.key(pts + scorer.score(scorer.always), cnt, ui, ue, ns, cnt + fixed), pref)
-        if best_key is None or key > best_key:
-            best_key, chosen = key, mask
+    for forced, bonus in _run_guesses(city):
+        states: dict[Bucket, Entry] = {(0, 0, 0): (0, 0, 0, 0)}
+        for k, part in enumerate(parts):
+            part_mask = sum(1 << i for i in part)
+            key = (k, forced & part_mask)
+            if key not in cache:
+                cache[key] = _part_options(city, scorer, part, weight, forced & part_mask)
+            options = cache[key]
+            merged: dict[Bucket, Entry] = {}
+            for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
+                for (pi, pe, ps), (opts, ocnt, opref, omask) in options.items():
+                    ti, te = ui + pi, ue + pe
+                    if ti > budget_i or te > budget_e:
+                        continue
+                    bucket = (ti, te, ns + ps)
+                    entry = (pts + opts, cnt + ocnt, pref + opref, mask | omask)
+                    old = merged.get(bucket)
+                    if old is None or entry[:3] > old[:3]:
+                        merged[bucket] = entry
+            states = merged
+            if not states:
+                break
+        for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
+            full = res.key(pts + base_points + bonus, cnt, ui, ue, ns, cnt + fixed)
+            if best_key is None or (full, pref) > best_key:
+                best_key, chosen = (full, pref), mask
     return chosen | scorer.always
 
 
@@ -285,8 +345,7 @@ def evaluate(city: City, mask: int, scorer: Scorer | None = None) -> Allocation 
 
 def allocate(city: City) -> Allocation:
     """The best allocation of ``city`` (exact; see the module docstring)."""
-    scorer = Scorer(city)
-    found = evaluate(city, best_mask(city, scorer), scorer)
+    found = evaluate(city, best_mask(city))
     assert found is not None
     return found
 

@@ -119,8 +119,10 @@ class Scorer:
     """Scores the buildings of one city for a mask of activated buildings (bit i =
     building i in reading order). Masks always include the parks and monuments."""
 
-    def __init__(self, city: City) -> None:
+    def __init__(self, city: City, *, runs: bool = True) -> None:
+        # runs=False leaves out the harbor runs (the allocation search adds them itself).
         self.city = city
+        self.runs = runs
         t = city.tables
         self.t = t
         b = city.buildings
@@ -211,7 +213,12 @@ class Scorer:
                     + fo * (mask & offices).bit_count()
                 pts[i] = v
                 out["factories"] += v
-        if self.harbors:
+        if self.harbors and not self.runs:
+            for i, vp, _, _ in self.harbors:
+                if mask >> i & 1:
+                    pts[i] = vp
+                    out["harbors"] += vp
+        elif self.harbors:
             rows: dict[int, int] = {}
             cols: dict[int, int] = {}
             for i, vp, r, c in self.harbors:
