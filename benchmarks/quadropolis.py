@@ -15,16 +15,18 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.play import ai_playout, head_to_head  # noqa: E402
-from engine.core.rng import Rng  # noqa: E402
-from engine.quadropolis import GAME  # noqa: E402
-from engine.quadropolis.allocation import allocate  # noqa: E402
-from engine.quadropolis.scoring import Building, City, make_city  # noqa: E402
-from engine.quadropolis.tiles import BOARDS, TABLES, TILES, all_tiles  # noqa: E402
+from engine.core.play import ai_playout, head_to_head
+from engine.core.rng import Rng
+from engine.quadropolis import GAME
+from engine.quadropolis.allocation import allocate
+from engine.quadropolis.scoring import Building, City, make_city
+from engine.quadropolis.tiles import BOARDS, TABLES, TILES, all_tiles
 
 
 def random_city(rng: Rng, mode: str = "expert", tiles: int = 20, squares: bool = False) -> City:
@@ -64,7 +66,7 @@ def allocation_times(count: int, seed: int = 1) -> list[float]:
     return times
 
 
-def random_games_per_second(seats: int, options: dict[str, object], seconds: float) -> float:
+def random_games_per_second(seats: int, options: Mapping[str, Any], seconds: float) -> float:
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = GAME.setup(seats, dict(options), games)
