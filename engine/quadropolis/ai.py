@@ -22,10 +22,13 @@ class RandomAI:
         return rng.choice(legal_actions(state, seat))
 
 
-def city_value(city: City, rounds_left: int) -> float:
-    """What a city is worth if the game ended now, roughly and fast: every building
-    activated, minus what the missing resources would cost, plus customers for the
-    spare inhabitants. Spare resources are worth more while rounds remain."""
+def city_value(city: City, progress: float) -> float:
+    """What a city is worth, roughly and fast: every building activated, minus what the
+    missing resources would cost, plus customers for the spare inhabitants.
+
+    ``progress`` runs from 0 (the first turn) to 1 (the end). Early on a missing
+    resource is cheap (later tiles bring more) and a spare one is worth a little;
+    at the end a missing resource costs a building and a spare one is a penalty."""
     scorer = Scorer(city)
     full = scorer.always
     for i in range(len(city.buildings)):
@@ -43,9 +46,8 @@ def city_value(city: City, rounds_left: int) -> float:
     points += full_shops * city.tables.shop[cap] + city.tables.shop[rest]
     parks = sum(b.absorbs for b in city.buildings)
     unplaced = (spare_i - customers) + max(0, spare_e - parks)
-    future = 0.6 if rounds_left > 0 else 0.0
-    points -= 3.5 * missing
-    points += unplaced * (future - 1.0)
+    points -= (1.0 + 2.5 * progress) * missing
+    points += unplaced * (0.5 - 1.5 * progress)
     return points
 
 
@@ -66,6 +68,12 @@ def with_tile(city: City, tile_id: str, row: int, col: int) -> City:
                 city.energy + tile.energy)
 
 
+def progress_of(state: State) -> float:
+    """How far the game is, from 0 before the first move to about 1 at the last."""
+    done = (state.round - 1) * 4 + state.turn - 1
+    return done / (state.rounds * 4 - 1)
+
+
 class GreedyAI:
     """Take the tile whose best placement raises ``city_value`` most, and place it there."""
 
@@ -74,12 +82,12 @@ class GreedyAI:
     def choose(self, state: State, seat: int, rng: Rng) -> QAction:
         legal = legal_actions(state, seat)
         city = city_of(state, seat)
-        rounds_left = state.rounds - state.round
-        base = city_value(city, rounds_left)
+        progress = progress_of(state)
+        base = city_value(city, progress)
         if state.phase == "place":
             assert state.taken is not None
             tile_id = str(state.taken["tile"])
-            scored = [(self._placement(city, tile_id, a, rounds_left) - base, i)
+            scored = [(self._placement(city, tile_id, a, progress) - base, i)
                       for i, a in enumerate(legal)]
             return legal[self._pick(scored, rng)]
         cache: dict[tuple[str, int], float] = {}
@@ -93,27 +101,27 @@ class GreedyAI:
                 key = (on_site, a.architect)
                 if key not in cache:
                     cache[key] = self._best_place(state, seat, city, on_site, a.architect,
-                                                  rounds_left) - base
+                                                  progress) - base
                 gain = cache[key]
             # Spend low-value architects first; keep the Urbanist away from good tiles.
             scored.append((max(gain, 0.0) - 0.01 * a.architect, i))
         return legal[self._pick(scored, rng)]
 
     def _best_place(self, state: State, seat: int, city: City, tile_id: str, architect: int,
-                    rounds_left: int) -> float:
+                    progress: float) -> float:
         board = state.board
-        best = city_value(city, rounds_left)
+        best = city_value(city, progress)
         for r in range(1, board.rows + 1):
             for c in range(1, board.cols + 1):
                 if not can_place(state, seat, tile_id, architect, r, c):
-                    best = max(best, city_value(with_tile(city, tile_id, r, c), rounds_left))
+                    best = max(best, city_value(with_tile(city, tile_id, r, c), progress))
         return best
 
-    def _placement(self, city: City, tile_id: str, action: QAction, rounds_left: int) -> float:
+    def _placement(self, city: City, tile_id: str, action: QAction, progress: float) -> float:
         if isinstance(action, Discard):
-            return city_value(city, rounds_left)
+            return city_value(city, progress)
         assert isinstance(action, Place)
-        return city_value(with_tile(city, tile_id, action.row, action.col), rounds_left)
+        return city_value(with_tile(city, tile_id, action.row, action.col), progress)
 
     @staticmethod
     def _pick(scored: list[tuple[float, int]], rng: Rng) -> int:
