@@ -5,11 +5,10 @@ render tests do not depend on how a played game happens to go."""
 from __future__ import annotations
 
 import copy
-import math
-from typing import Any
-
 import json
+import math
 from functools import cache
+from typing import Any
 
 from engine.neotopia.data import resolve
 

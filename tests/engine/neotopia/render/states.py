@@ -68,6 +68,7 @@ def share(im: Image.Image, box: tuple[int, int, int, int],
           colors: list[tuple[int, int, int]], tol: int = 12) -> float:
     """Fraction of the pixels in ``box`` close to one of ``colors``."""
     crop = im.crop(box)
-    counts = crop.getcolors(maxcolors=crop.width * crop.height) or []
+    counts: list[tuple[int, tuple[int, int, int]]] = crop.getcolors(  # type: ignore[assignment]
+        maxcolors=crop.width * crop.height) or []
     hit = sum(n for n, c in counts if any(near(c, k, tol) for k in colors))
     return hit / (crop.width * crop.height)
