@@ -43,7 +43,7 @@ FOOT_H = 52
 CATEGORIES: dict[str, tuple[str, str | None]] = {
     "tower_blocks": ("Tower blocks", "tower_block"),
     "shops": ("Shops", "shop"),
-    "public_services": ("Public services", "public_service"),
+    "public_services": ("Public serv.", "public_service"),
     "parks": ("Parks", "park"),
     "factories": ("Factories", "factory"),
     "harbors": ("Harbours", "harbor"),
