@@ -9,27 +9,31 @@ from __future__ import annotations
 
 import tempfile
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
+from bot.service.notifications import Delivery
 from bot.store import SqliteStore
 from bot.text import Renderer
 
 
 class ConsoleNotifier:
+    inline = True  # printed at once, in order, after each commit
+
     def __init__(self, out: TextIO, renderer: Renderer) -> None:
         self.out = out
         self.renderer = renderer
         self.private: defaultdict[int, list[Notification]] = defaultdict(list)
 
-    async def deliver(self, notes: Sequence[Notification]) -> None:
+    async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         for n in notes:
             if n.seat is None:
                 self.out.write(self.renderer.render(n) + "\n")
             else:
                 self.private[n.seat].append(n)
+        return {}
 
     def flush_private(self, seat: int) -> None:
         for n in self.private.pop(seat, []):

@@ -220,7 +220,7 @@ class TableCommands(app_commands.Group):
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             info = answer.about(await table_here(interaction, table, ended=True))
-            text = status_text(fe, info)
+            text = status_text(fe, info, named=True)
             view = None
             if info.status in ("running", "paused") and info.seat_of(
                     str(interaction.user.id)) is not None:

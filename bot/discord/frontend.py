@@ -72,6 +72,10 @@ class Frontend:
         return None if self._seeds is None else next(self._seeds)
 
     @property
+    def has_service(self) -> bool:
+        return self._service is not None
+
+    @property
     def service(self) -> TableService:
         if self._service is None:
             raise RuntimeError("the table service is not attached yet")

@@ -59,15 +59,29 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
     except Refused as exc:
         await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
         return
-    # The menu has served: say what was chosen and take its buttons away, so only the
-    # newest message of a seat ever has live components.
+    # The menu has served: say what was chosen, in place (the answer to the click costs
+    # no message). A secret pick that may still change keeps a menu, for the decision
+    # as it now stands; any other decision's buttons go, so only the newest message of
+    # a seat has live components.
     chosen = fe.say("chosen", locale, game, text=result.text, table_id=table)
+    view = None
+    try:
+        now = await fe.service.prompt(table, actor)
+    except Refused:
+        now = None
+    if now is not None and now.decision == "changeable" and now.options:
+        chosen += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
+        view = fe.menu(table, now.version, now.options, locale)
     before = interaction.message.content if interaction.message else ""
     content = truncate(f"{before}\n\n{chosen}" if before else chosen)
     try:
-        await interaction.edit_original_response(content=content, view=None)
+        message = await interaction.edit_original_response(content=content, view=view)
     except discord.HTTPException:
         log.warning("table %d: could not mark the menu as used", table)
+        return
+    if view is not None and now is not None and message.guild is None:
+        await fe.service.record_menu(table, now.seat, now.version, str(message.channel.id),
+                                     str(message.id))
 
 
 async def _navigate(interaction: discord.Interaction[Any], table: int, version: int,

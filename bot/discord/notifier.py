@@ -1,14 +1,20 @@
-"""The service's notifications, turned into Discord messages.
+"""The Discord transport: the delivery worker (bot/service/delivery.py) hands it a table's
+stored notifications, and it says what became of each.
 
-``deliver`` is called under the table's lock, so it only queues; one worker task per
-table then publishes, in order. Whatever has piled up meanwhile (a chain of bot moves)
-is published together: one channel message for the table's news, the board image when
-the board changed, one edit of the status message, and one DM per seat.
+The request budget of a round: the table's news in ONE channel post (a round's public
+events are held until the round ends, then posted together with the board image when
+the board changed), ONE edit of the status message when its text changed, ONE DM per seat
+per decision, and reminders. A secret step is never announced; the click that makes it
+is answered by editing the menu it came from (an interaction response, not a message).
+When a decision closes, its menu is disabled (one edit), so only the current decision's
+menu is live.
 
-Private notifications go by DM. When Discord answers 403 with code 50007 (the user does
-not accept DMs from the bot), the seat is marked unreachable and the player is told in
-the channel to use ``/hand``; from then on a decision for that seat is announced in the
-channel (without any of its content) instead of DMed. The game never waits on a DM.
+Failures: 429, 5xx and network errors come back as ``Retry`` (the worker backs off and
+tries again, after a restart too); any other refusal of a DM is ``Failed``, and the
+service then marks the seat unreachable and tells the player in the channel to use
+``/hand``. A notification that was being sent when the process died is *in doubt*: the
+destination's recent messages are read first, and what is already there is not sent
+again.
 """
 
 from __future__ import annotations
@@ -17,102 +23,138 @@ import asyncio
 import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot import images
 from bot.discord.frontend import Frontend, Outgoing
+from bot.discord.pacing import Pacer
 from bot.discord.status import StatusBoard
 from bot.discord.timelapse import timelapse
 from bot.service import FileSpec, Notification, Refused, TableInfo
+from bot.service.notifications import HELD, Delivery, Failed, Retry
 
 log = logging.getLogger(__name__)
 
-DMS_CLOSED = 50007
 # Status notifications whose news is the status message itself; others (the result,
 # an abort) are news the channel should also read as a message.
 STATUS_ONLY = frozenset({"lobby", "waiting"})
 # Private notifications that ask the seat for a decision.
 DECISIONS = frozenset({"your_turn", "reminder"})
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+IN_DOUBT_SEARCH = 20  # recent messages read to find one sent before a crash
+
+
+class Undeliverable(Exception):
+    def __init__(self, delivery: Retry | Failed) -> None:
+        super().__init__(delivery.error)
+        self.delivery = delivery
+
+
+def classify(exc: BaseException) -> Retry | Failed:
+    """What an error from Discord means for a message: try again later, or never."""
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429:
+            after = getattr(exc, "retry_after", None)
+            if after is None and isinstance(exc.response, aiohttp.ClientResponse):
+                after = float(exc.response.headers.get("Retry-After", 1) or 1)
+            return Retry(float(after or 1.0), f"429 {exc.text}")
+        if exc.status >= 500:
+            return Retry(0.0, f"{exc.status} {exc.text}")
+        return Failed(f"{exc.status} (code {exc.code}) {exc.text}")
+    if isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError):
+        return Retry(0.0, repr(exc))
+    return Failed(repr(exc))
 
 
 class DiscordNotifier:
-    def __init__(self, fe: Frontend) -> None:
-        self.fe = fe
-        self.status = StatusBoard(fe)
-        self._pending: dict[int, list[Notification]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._boards: dict[int, str] = {}  # digest of the last board image posted
+    inline = False
 
-    async def deliver(self, notes: Sequence[Notification]) -> None:
-        for n in notes:
-            self._pending.setdefault(n.table_id, []).append(n)
-        for table in dict.fromkeys(n.table_id for n in notes):
-            if table not in self._workers:
-                self._workers[table] = asyncio.get_running_loop().create_task(
-                    self._drain(table), name=f"urbanist-notify-{table}")
+    def __init__(self, fe: Frontend, pacer: Pacer | None = None) -> None:
+        self.fe = fe
+        self.pacer = pacer or Pacer()
+        self.status = StatusBoard(fe, self.pacer)
+        self._boards: dict[int, str] = {}  # digest of the last board image posted
 
     async def idle(self) -> None:
         """Wait until everything queued so far is published (tests, shutdown)."""
-        while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+        if self.fe.has_service:
+            await self.fe.service.delivery.idle()
 
-    async def _drain(self, table: int) -> None:
-        try:
-            while self._pending.get(table):
-                notes = self._pending.pop(table)
-                try:
-                    await self.publish(table, notes)
-                except Exception:
-                    # A Discord hiccup must not stop the next notifications of the table.
-                    log.exception("table %d: publishing %d notifications failed", table,
-                                  len(notes))
-        finally:
-            self._workers.pop(table, None)
+    # ---------------------------------------------------------------- the transport
 
-    # ---------------------------------------------------------------- publishing
-
-    async def publish(self, table: int, notes: Sequence[Notification]) -> None:
+    async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
+        if not notes:
+            return {}
+        table = notes[0].table_id
         try:
             info = await self.fe.service.info(table)
         except Refused:
-            return
+            return {n.outbox_id: Failed("the table is gone") for n in notes}
+        results: dict[int, Delivery] = {}
         channel = await self.fe.channel(info)
         public = [n for n in notes if n.seat is None]
-        if channel is not None and public:
-            await self._publish_public(info, channel, public)
-            await self.status.show(info, channel)
+        if public:
+            results.update(await self._deliver_public(info, channel, public))
         private: defaultdict[int, list[Notification]] = defaultdict(list)
         for n in notes:
             if n.seat is not None:
                 private[n.seat].append(n)
         for seat, seat_notes in private.items():
-            await self._publish_private(info, channel, seat, seat_notes)
+            outcome = await self._deliver_private(info, channel, seat, seat_notes)
+            results.update({n.outbox_id: outcome for n in seat_notes})
+        await self._close_menus(info)
+        return results
 
-    async def _publish_public(self, info: TableInfo, channel: discord.abc.Messageable,
-                              notes: Sequence[Notification]) -> None:
-        texts: list[str] = []
+    # ---------------------------------------------------------------- public
+
+    async def _deliver_public(self, info: TableInfo, channel: discord.abc.Messageable | None,
+                              notes: Sequence[Notification]) -> dict[int, Delivery]:
+        if channel is None:
+            return {}  # a table without a channel (or one the bot lost): nothing to post
+        if all(n.defer for n in notes):
+            # The round goes on: its news waits for the round's end, to be told in one post.
+            return {n.outbox_id: HELD for n in notes}
+        results: dict[int, Delivery] = {}
+        news = [n for n in notes if not (n.slot == "status" and n.template in STATUS_ONLY)]
+        try:
+            await self._post_news(info, channel, notes, news)
+        except Undeliverable as exc:
+            return {n.outbox_id: exc.delivery for n in notes}
+        try:
+            await self.status.show(info, channel)
+        except discord.HTTPException as exc:
+            # The news went out; only the status edit waits (it is redone from the table,
+            # so retrying the status notes alone is enough).
+            outcome = classify(exc)
+            results.update({n.outbox_id: outcome for n in notes
+                            if n.slot == "status" and isinstance(outcome, Retry)})
+        return results
+
+    async def _post_news(self, info: TableInfo, channel: discord.abc.Messageable,
+                         notes: Sequence[Notification], news: Sequence[Notification]) -> None:
+        texts = [self._render_public(n) for n in news]
         board: Notification | None = None
         scores: Notification | None = None
         for n in notes:
-            if not (n.slot == "status" and n.template in STATUS_ONLY):
-                texts.append(self.fe.renderer.render(n))
             for spec in n.files:
                 if spec.kind == "board" and spec.seat is None:
                     board = n
                 elif spec.kind == "scores":
                     scores = n
         files: list[images.Image] = []
+        digest: str | None = None
         if board is not None:
             image = await self.fe.image_for(info.game, FileSpec("board"),
                                             board.context.get("view"), info)
             digest = None if image is None else hashlib.sha256(image.data).hexdigest()
             if image is not None and digest != self._boards.get(info.id):
                 files.append(image)
-                self._boards[info.id] = digest or ""
+            else:
+                digest = None
         if scores is not None:
             image = await self.fe.image_for(info.game, FileSpec("scores"),
                                             scores.context.get("view"), info)
@@ -121,52 +163,108 @@ class DiscordNotifier:
             movie = await timelapse(self.fe.service, info.id)
             if movie is not None:
                 files.append(movie)
-        if not texts and not files:
-            return
         content = "\n".join(t for t in texts if t.strip())
+        if not content and not files:
+            return
         if not content:
             content = self.fe.say("board_caption", info.locale, info.game, table_id=info.id)
-        await self._post(channel, Outgoing(content), files)
+        in_doubt = any(n.in_doubt for n in news)
+        pings = any(n.template == "dm_unreachable" for n in news)
+        await self._send(channel, Outgoing(content), files, in_doubt=in_doubt,
+                         nonce=min(n.outbox_id for n in notes), pings=pings)
+        if digest is not None:
+            self._boards[info.id] = digest  # only once the post went out
 
-    async def _post(self, channel: discord.abc.Messageable, out: Outgoing,
-                    files: Sequence[images.Image] = ()) -> None:
+    def _render_public(self, n: Notification) -> str:
+        if n.template == "dm_unreachable":
+            # Discord mentions the player, so the words reach them where they are.
+            user = n.context.get("unreachable_user")
+            return self.fe.say("dm_closed", n.locale, n.game, mention=f"<@{user}>",
+                               table_id=n.table_id)
+        return self.fe.renderer.render(n)
+
+    async def _send(self, channel: discord.abc.Messageable, out: Outgoing,
+                    files: Sequence[images.Image] = (), *, in_doubt: bool = False,
+                    nonce: int = 0, pings: bool = False,
+                    view: discord.ui.View | None = None) -> discord.Message | None:
+        """Post ``out`` (split if long). A post in doubt is first looked for among the
+        channel's recent messages. Raises Undeliverable."""
         parts = out.parts()
+        if in_doubt and await self._already_there(channel, parts[-1]):
+            return None
+        sent: discord.Message | None = None
         for i, part in enumerate(parts):
-            kwargs: dict[str, Any] = {}
-            if i == len(parts) - 1 and files:
-                kwargs["files"] = [Outgoing("", image).file() for image in files]
+            kwargs: dict[str, Any] = {"nonce": f"urb{nonce}-{i}"[:25]}
+            if pings:
+                kwargs["allowed_mentions"] = PINGS
+            if i == len(parts) - 1:
+                if files:
+                    kwargs["files"] = [Outgoing("", image).file() for image in files]
+                if view is not None:
+                    kwargs["view"] = view
+            await self.pacer.wait(getattr(channel, "id", None))
             try:
-                await channel.send(part, **kwargs)
-            except discord.HTTPException:
-                log.warning("could not post to channel %s", getattr(channel, "id", "?"))
-                return
+                sent = await channel.send(part, **kwargs)
+            except (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError,
+                    OSError) as exc:
+                raise Undeliverable(classify(exc)) from exc
+        return sent
 
-    async def _publish_private(self, info: TableInfo, channel: discord.abc.Messageable | None,
-                               seat: int, notes: Sequence[Notification]) -> None:
+    async def _already_there(self, channel: discord.abc.Messageable, last_part: str) -> bool:
+        me = self.fe.client.user
+        if me is None:
+            return False
+        try:
+            async for message in channel.history(limit=IN_DOUBT_SEARCH):
+                if message.author.id == me.id and message.content == last_part:
+                    return True
+        except discord.HTTPException:
+            return False
+        return False
+
+    # ---------------------------------------------------------------- private
+
+    async def _deliver_private(self, info: TableInfo, channel: discord.abc.Messageable | None,
+                               seat: int, notes: Sequence[Notification]) -> Delivery:
+        # "Your choice is in": the click that made it was answered in place already.
+        notes = [n for n in notes if not n.context.get("quiet")]
+        if not notes:
+            return "sent"
         user_id = notes[-1].user_id
-        if user_id is None:
-            return
         seat_info = info.seats[seat] if seat < len(info.seats) else None
-        wants_action = any(n.template in DECISIONS for n in notes)
-        if seat_info is not None and seat_info.user_id == user_id and not seat_info.dm_ok:
-            # Known closed DMs: a failed DM per move would only annoy Discord. Say in
-            # the channel that the seat is awaited, without a word of its content.
-            if wants_action and channel is not None:
-                await self._ping(channel, info, user_id, "dm_turn")
-            return
+        if user_id is None or seat_info is None or seat_info.user_id != user_id:
+            return "sent"  # the seat changed hands meanwhile: the message is moot
+        if not seat_info.dm_ok:
+            # Known closed DMs: say in the channel that the seat is awaited, without a
+            # word of its content; the player reads it with /hand.
+            if any(n.template in DECISIONS for n in notes) and channel is not None:
+                text = self.fe.say("dm_turn", info.locale, info.game,
+                                   mention=f"<@{user_id}>", table_id=info.id)
+                try:
+                    await self._send(channel, Outgoing(text), pings=True,
+                                     nonce=notes[0].outbox_id,
+                                     in_doubt=any(n.in_doubt for n in notes))
+                except Undeliverable as exc:
+                    return exc.delivery if isinstance(exc.delivery, Retry) else "sent"
+            return "sent"
         out = await self._private_message(info, seat, notes)
         try:
-            await self._dm(int(user_id), out)
-        except discord.Forbidden as exc:
-            if exc.code != DMS_CLOSED:
-                log.warning("table %d: DM to seat %d refused (%s)", info.id, seat, exc.code)
-                return
-            log.info("table %d: seat %d does not accept DMs", info.id, seat)
-            await self.fe.service.set_dm_reachable(info.id, user_id, False)
-            if channel is not None:
-                await self._ping(channel, info, user_id, "dm_closed")
-        except discord.HTTPException:
-            log.warning("table %d: DM to seat %d failed", info.id, seat)
+            dm = await self.fe.client.create_dm(discord.Object(id=int(user_id)))
+        except discord.HTTPException as exc:
+            return classify(exc)
+        try:
+            message = await self._send(dm, out, [out.image] if out.image else [],
+                                       view=out.view, nonce=notes[0].outbox_id,
+                                       in_doubt=any(n.in_doubt for n in notes))
+        except Undeliverable as exc:
+            log.info("table %d: DM to seat %d not sent (%s)", info.id, seat, exc)
+            return exc.delivery
+        if message is not None and out.view is not None:
+            version = next((n.context.get("prompt_version") for n in reversed(notes)
+                            if n.context.get("options")), None)
+            if version is not None:
+                await self.record_menu(info.id, seat, int(version), message)
+        return "sent"
 
     async def _private_message(self, info: TableInfo, seat: int,
                                notes: Sequence[Notification]) -> Outgoing:
@@ -185,24 +283,23 @@ class DiscordNotifier:
                 break
         return Outgoing("\n\n".join(t for t in texts if t.strip()), image, view)
 
-    async def _dm(self, user_id: int, out: Outgoing) -> None:
-        dm = await self.fe.client.create_dm(discord.Object(id=user_id))
-        parts = out.parts()
-        for i, part in enumerate(parts):
-            kwargs: dict[str, Any] = {}
-            if i == len(parts) - 1:
-                file = out.file()
-                if file is not None:
-                    kwargs["file"] = file
-                if out.view is not None:
-                    kwargs["view"] = out.view
-            await dm.send(part, **kwargs)
+    # ---------------------------------------------------------------- menus
 
-    async def _ping(self, channel: discord.abc.Messageable, info: TableInfo, user_id: str,
-                    template: str) -> None:
-        text = self.fe.say(template, info.locale, info.game, mention=f"<@{user_id}>",
-                           table_id=info.id)
-        try:
-            await channel.send(text, allowed_mentions=PINGS)
-        except discord.HTTPException:
-            log.warning("table %d: could not post in the channel", info.id)
+    async def record_menu(self, table: int, seat: int, version: int,
+                          message: discord.Message) -> None:
+        """Remember a private message that shows a live menu, to disable it later."""
+        await self.fe.service.record_menu(table, seat, version, str(message.channel.id),
+                                          str(message.id))
+
+    async def _close_menus(self, info: TableInfo) -> None:
+        """Disable the menus of decisions that have closed: every menu when the game is
+        over, else those older than their seat's current decision."""
+        for menu in await self.fe.service.closed_menus(info.id):
+            partial = self.fe.client.get_partial_messageable(int(menu.channel_id))
+            await self.pacer.wait(None)
+            try:
+                await partial.get_partial_message(int(menu.message_id)).edit(view=None)
+            except discord.HTTPException as exc:
+                # A deleted message needs nothing; otherwise the stale menu still answers
+                # politely ("moved on"), so nothing is lost.
+                log.info("table %d: could not disable a menu (%s)", info.id, exc.status)

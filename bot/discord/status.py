@@ -18,6 +18,7 @@ import discord
 from bot.discord import components, ids
 from bot.discord.frontend import Frontend
 from bot.discord.limits import truncate
+from bot.discord.pacing import Pacer
 from bot.service import TableInfo
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,9 @@ log = logging.getLogger(__name__)
 HISTORY_SEARCH = 50
 
 
-def status_context(info: TableInfo) -> dict[str, Any]:
+def status_context(info: TableInfo, *, named: bool = False) -> dict[str, Any]:
+    """The status template's values. In the channel (``named`` False) a secret pick
+    names nobody, so the message does not change, nor cost an edit, at every pick."""
     waiting = [
         {"seat": s, "name": info.seats[s].name, "decision": kind,
          "deadline": info.deadlines.get(s), "dm_ok": info.seats[s].dm_ok}
@@ -42,16 +45,19 @@ def status_context(info: TableInfo) -> dict[str, Any]:
         "deadline_seconds": info.deadline_seconds, "timeout_policy": info.timeout_policy,
         "waiting": waiting, "winners": winners, "options": info.options,
         "reminders": list(info.reminders), "seat_order": info.seat_order,
+        "simultaneous": info.simultaneous and not named,
     }
 
 
-def status_text(fe: Frontend, info: TableInfo) -> str:
-    return truncate(fe.say("status", info.locale, info.game, **status_context(info)))
+def status_text(fe: Frontend, info: TableInfo, *, named: bool = False) -> str:
+    return truncate(fe.say("status", info.locale, info.game,
+                           **status_context(info, named=named)))
 
 
 class StatusBoard:
-    def __init__(self, fe: Frontend) -> None:
+    def __init__(self, fe: Frontend, pacer: Pacer | None = None) -> None:
         self.fe = fe
+        self.pacer = pacer or Pacer(enabled=False)
         self._shown: dict[int, tuple[str, str]] = {}
 
     def _view(self, info: TableInfo) -> tuple[str, discord.ui.View | None]:
@@ -63,23 +69,17 @@ class StatusBoard:
         return "none", None
 
     async def show(self, info: TableInfo, channel: discord.abc.Messageable) -> None:
-        """Edit the table's status message to the present (post it if there is none)."""
+        """Edit the table's status message to the present (post it if there is none).
+        Raises discord.HTTPException when Discord refuses (the caller retries)."""
         content = status_text(self.fe, info)
         kind, view = self._view(info)
         if self._shown.get(info.id) == (content, kind):
             return  # nothing changed: spare Discord an edit
-        try:
-            message = await self._edit(info, channel, content, view)
-        except discord.HTTPException:
-            log.warning("table %d: could not edit the status message", info.id)
-            return
+        await self.pacer.wait(getattr(channel, "id", None))
+        message = await self._edit(info, channel, content, view)
         if message is None:
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            try:
-                message = await channel.send(content, **kwargs)
-            except discord.HTTPException:
-                log.warning("table %d: could not post the status message", info.id)
-                return
+            message = await channel.send(content, **kwargs)
         self._shown[info.id] = (content, kind)
         await self._keep(info, channel, message)
 

@@ -40,8 +40,10 @@ class LiveTable:
 
     def info(self) -> TableInfo:
         waiting: dict[int, str] = {}
+        simultaneous = False
         if self.state is not None and self.record.status in ("running", "paused"):
-            waiting = dict(self.game.pending(self.state).waiting)
+            pending = self.game.pending(self.state)
+            waiting, simultaneous = dict(pending.waiting), pending.simultaneous
         deadlines = {t.seat: t.due_at for t in self.timers if t.kind == "deadline"}
         r = self.record
         return TableInfo(
@@ -54,7 +56,8 @@ class LiveTable:
             guild_id=r.guild_id, outcome=r.outcome, options=dict(r.options),
             default_options=dict(self.game.default_options()), reminders=tuple(r.reminders),
             seat_order=r.seat_order, status_channel_id=r.status_channel_id,
-            status_message_id=r.status_message_id,
+            status_message_id=r.status_message_id, simultaneous=simultaneous,
+            prompt_versions={s.seat: s.prompt_version for s in self.seats},
         )
 
 

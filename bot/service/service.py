@@ -15,7 +15,7 @@ import dataclasses
 import json
 import logging
 import secrets
-from collections import defaultdict
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -30,6 +30,7 @@ from bot.service.decisions import (
     next_prompt_versions,
     next_timers,
 )
+from bot.service.delivery import DeliveryWorker
 from bot.service.errors import Refused
 from bot.service.live import LiveTable, TableCache
 from bot.service.notifications import Notification, Notifier
@@ -39,6 +40,8 @@ from bot.service.settings import Actor, TableSettings
 from bot.service.values import ActResult, BootReport, LogEntry, Prompt, TableInfo
 from bot.store import (
     ActionRecord,
+    MenuRecord,
+    OutboxRow,
     SeatRecord,
     Store,
     TableRecord,
@@ -51,6 +54,10 @@ from engine.core import Action, BadOptions, Game, IllegalAction, NotYourTurn, Pa
 from engine.core import get_game as registry_get_game
 
 log = logging.getLogger(__name__)
+
+Notes = Sequence[Notification | None]
+NotesFor = Callable[[LiveTable], Notes]
+SWEEP_SECONDS = 30  # how often the sweep job resumes bots and retries owed messages
 
 TIMEOUT_AI = "greedy"
 BOT_AI = "greedy"
@@ -80,8 +87,20 @@ class TableService:
         self.deadlines = DeadlineScheduler(
             scheduler, on_deadline=self.on_deadline, on_reminder=self.on_reminder
         )
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Weak: a table's lock lives while someone holds or waits for it, so forged ids
+        # cannot grow the map without bound.
+        self._lock_map: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self._cache = TableCache(cache_size)
+        self.delivery = DeliveryWorker(store, notifier, self.clock,
+                                       on_failed=self._private_failed)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._lock_map.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._lock_map[table_id] = lock
+        return lock
 
     # ------------------------------------------------------------------ start-up
 
@@ -100,7 +119,28 @@ class TableService:
                 if not report.ok:
                     raise StoreCorrupt(f"table {table.id}: {report.problem}")
         log.info("boot: %d running tables, %d jobs", len(running), jobs)
+        await self.sweep()
         return BootReport(tuple(problems), jobs, len(running))
+
+    async def sweep(self) -> None:
+        """The periodic job (and the end of the boot): bots that owe a move play it (a
+        crash or a failed write may have stopped them), and owed messages that are due
+        are sent. Nothing here depends on memory: it all comes from the database."""
+        for table_id in await self.store.bot_turn_tables():
+            try:
+                async with self._lock(table_id):
+                    live = await self._load_or_none(table_id)
+                    if live is not None:
+                        await self._after_change(live)
+            except Exception:
+                log.exception("table %d: resuming its bots failed", table_id)
+        await self.delivery.sweep()
+
+    def start_sweeping(self, scheduler: AsyncIOScheduler) -> None:
+        """Run ``sweep`` every ``SWEEP_SECONDS`` and wake retries in real time."""
+        self.delivery.timers = True
+        scheduler.add_job(self.sweep, "interval", seconds=SWEEP_SECONDS, id="urbanist-sweep",
+                          replace_existing=True, coalesce=True, max_instances=1)
 
     # ------------------------------------------------------------------ lobby
 
@@ -143,16 +183,18 @@ class TableService:
             created_at=now, updated_at=now,
         )
         seats = [SeatRecord(0, actor.display, actor.user_id)] if join else []
-        await self.store.create_table(record, seats)
         live = LiveTable(record, seats, [], engine)
-        async with self._locks[record.id]:
+        # The lobby message goes into the outbox with the row itself; the store gives
+        # the notes the table's new id.
+        await self.store.create_table(record, seats, self._outbox_rows(live, [
+            note(live, None, "lobby", self._lobby_context(live), slot="status")]))
+        async with self._lock(record.id):
             self._cache.put(live)
-            await self._deliver([note(live, None, "lobby", self._lobby_context(live),
-                                      slot="status")])
+            await self.delivery.after_commit(record.id)
         return live.info()
 
     async def join(self, table_id: int, actor: Actor) -> TableInfo:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_lobby(live)
             if live.seat_of(actor.user_id) is not None:
@@ -160,17 +202,16 @@ class TableService:
             if len(live.seats) >= live.record.max_seats:
                 raise Refused("table_full", "This table is full.", max_seats=live.record.max_seats)
             seats = [*live.seats, SeatRecord(len(live.seats), actor.display, actor.user_id)]
-            await self._save(live, seats=seats)
             seat = len(seats) - 1
-            await self._deliver([
-                note(live, None, "joined", {"joined": seat, "joined_name": actor.display}),
-                note(live, None, "lobby", self._lobby_context(live), slot="status"),
+            await self._save(live, seats=seats, notes=lambda t: [
+                note(t, None, "joined", {"joined": seat, "joined_name": actor.display}),
+                note(t, None, "lobby", self._lobby_context(t), slot="status"),
             ])
             return live.info()
 
     async def add_bot(self, table_id: int, actor: Actor, *, ai_kind: str = BOT_AI,
                       name: str | None = None) -> TableInfo:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_lobby(live)
@@ -184,10 +225,9 @@ class TableService:
             bot_name = name or f"Bot {bots + 1}"
             seats = [*live.seats,
                      SeatRecord(len(live.seats), bot_name, None, is_bot=True, ai_kind=ai_kind)]
-            await self._save(live, seats=seats)
-            await self._deliver([
-                note(live, None, "bot_added", {"joined": len(seats) - 1, "joined_name": bot_name}),
-                note(live, None, "lobby", self._lobby_context(live), slot="status"),
+            await self._save(live, seats=seats, notes=lambda t: [
+                note(t, None, "bot_added", {"joined": len(seats) - 1, "joined_name": bot_name}),
+                note(t, None, "lobby", self._lobby_context(t), slot="status"),
             ])
             return live.info()
 
@@ -200,7 +240,7 @@ class TableService:
         game options changed over the current ones; ``locale`` changes only the language
         (over ``settings``). The engine validates the options. When nothing actually
         changes: no write, no notification."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_lobby(live)
@@ -224,11 +264,10 @@ class TableService:
             changes = compose.settings_changes(record, new)
             if not changes:
                 return live.info()
-            await self._write(live, new)
-            await self._deliver([
-                note(live, None, "configured", {"by": actor.display, "changes": changes,
-                                                **self._lobby_context(live)}),
-                note(live, None, "lobby", self._lobby_context(live), slot="status"),
+            await self._write(live, new, notes=lambda t: [
+                note(t, None, "configured", {"by": actor.display, "changes": changes,
+                                             **self._lobby_context(t)}),
+                note(t, None, "lobby", self._lobby_context(t), slot="status"),
             ])
             return live.info()
 
@@ -256,7 +295,7 @@ class TableService:
     async def leave(self, table_id: int, actor: Actor) -> TableInfo:
         """In the lobby the seat goes away; during a game a bot takes it over, so the
         others can finish. The host role passes to the first human left."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_seat(live, actor)
             if live.record.status == "lobby":
@@ -269,7 +308,7 @@ class TableService:
 
     async def kick(self, table_id: int, actor: Actor, seat: int) -> TableInfo:
         """Host or manager: in the lobby the seat is removed; in a game a bot takes it."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_seat_number(live, seat)
@@ -284,7 +323,7 @@ class TableService:
     async def replace(self, table_id: int, actor: Actor, seat: int,
                       by: Actor | None = None) -> TableInfo:
         """Host or manager: give ``seat`` to another member (``by``) or, with None, to a bot."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_seat_number(live, seat)
@@ -305,21 +344,23 @@ class TableService:
             timers = live.timers
             if old.is_bot and live.state is not None and live.record.status == "running":
                 timers = self._timers_for_new_human(live, seat)
-            await self._save(live, seats=seats, timers=timers)
-            notes = [note(live, None, "replaced", {"left": seat, "left_name": old.name,
+            def notes(t: LiveTable) -> Notes:
+                made = [note(t, None, "replaced", {"left": seat, "left_name": old.name,
                                                     "new_name": by.display,
                                                     "bot_took_over": False})]
-            if (live.state is not None and live.record.status == "running"
-                    and seat in live.game.pending(live.state).waiting):
-                notes.append(compose.your_turn(live, seat))
-            await self._deliver(notes)
+                if (t.state is not None and t.record.status == "running"
+                        and seat in t.game.pending(t.state).waiting):
+                    made.append(compose.your_turn(t, seat))
+                return made
+
+            await self._save(live, seats=seats, timers=timers, notes=notes)
             self._plan(live)
             return live.info()
 
     async def start(self, table_id: int, actor: Actor) -> TableInfo:
         """Seats are shuffled with the table's seed (or kept in join order when the table
         says ``seat_order="join"``); the engine then decides who plays first."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_lobby(live)
@@ -345,11 +386,11 @@ class TableService:
                 live.record, status="running", version=1, updated_at=now,
                 snapshot=canonical(live.game.state_to_json(state)),
             )
-            await self._write(live, record, seats=seats, timers=timers, state=state,
-                              expected_version=live.record.version)
-            notes = [note(live, None, "started", {"order": live.names})]
-            notes += self._prompts(live, keys, fresh=set(keys))
-            await self._deliver(notes)
+            await self._write(
+                live, record, seats=seats, timers=timers, state=state,
+                expected_version=live.record.version,
+                notes=lambda t: [note(t, None, "started", {"order": t.names}),
+                                 *self._prompts(t, keys, fresh=set(keys))])
             await self._after_change(live)
             return live.info()
 
@@ -360,7 +401,7 @@ class TableService:
         """Apply an action given in its JSON form (a button, a select). ``version`` is the
         table version the button was built for (``Prompt.version``); None skips the check
         (only for front ends that read the action against the current state)."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_turn_seat(live, actor, version)
             try:
@@ -373,7 +414,7 @@ class TableService:
     async def act_text(self, table_id: int, actor: Actor, text: str, *,
                        version: int | None = None) -> ActResult:
         """Apply an action typed in the engine's text form."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_turn_seat(live, actor, version)
             if not live.game.legal_actions(live.state, seat.seat):
@@ -388,7 +429,7 @@ class TableService:
 
     async def play_for(self, table_id: int, actor: Actor, seat: int) -> ActResult:
         """Host or manager: let the AI make the seat's current decision now (source=admin)."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_running(live)
@@ -396,9 +437,10 @@ class TableService:
             if not live.game.legal_actions(live.state, seat):
                 raise Refused("not_your_turn", f"{target.name} has nothing to decide now.")
             action = self._ai_choice(live, seat, TIMEOUT_AI)
-            committed = await self._commit(live, seat, action, "admin", actor.user_id)
-            await self._deliver([*committed, note(live, seat, "timeout_played",
-                                                  {"played": action.text(), "by_admin": True})])
+            await self._commit(live, seat, action, "admin", actor.user_id,
+                               extra=lambda t: [note(t, seat, "timeout_played",
+                                                     {"played": action.text(),
+                                                      "by_admin": True})])
             await self._after_change(live)
             return ActResult(live.id, seat, live.record.version, action.text(),
                              live.record.status == "finished")
@@ -406,20 +448,20 @@ class TableService:
     # ------------------------------------------------------------------ admin
 
     async def pause(self, table_id: int, actor: Actor) -> TableInfo:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_running(live)
             record = dataclasses.replace(live.record, status="paused",
                                          paused_at=self.clock.now())
-            await self._write(live, record)
+            await self._write(live, record, notes=lambda t: [
+                note(t, None, "paused", {"by": actor.display})])
             self.deadlines.cancel(live.id)
-            await self._deliver([note(live, None, "paused", {"by": actor.display})])
             return live.info()
 
     async def resume(self, table_id: int, actor: Actor) -> TableInfo:
         """Deadlines move on by the time spent paused: nobody loses time to a pause."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             if live.record.status != "paused":
@@ -429,9 +471,8 @@ class TableService:
             timers = [dataclasses.replace(t, due_at=t.due_at + shift) for t in live.timers]
             record = dataclasses.replace(live.record, status="running", paused_at=None,
                                          updated_at=now)
-            await self._write(live, record, timers=timers)
-            await self._deliver([note(live, None, "resumed", {"by": actor.display}),
-                                 compose.waiting_status(live)])
+            await self._write(live, record, timers=timers, notes=lambda t: [
+                note(t, None, "resumed", {"by": actor.display}), compose.waiting_status(t)])
             await self._after_change(live)
             return live.info()
 
@@ -439,7 +480,7 @@ class TableService:
                      seat: int | None = None) -> TableInfo:
         """Host or manager: push the deadline (and the reminders still due) of every seat
         that has to act, or of one seat, by ``seconds``."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             if live.record.status not in ("running", "paused"):
@@ -453,45 +494,61 @@ class TableService:
                 if seat is None or t.seat == seat else t
                 for t in live.timers
             ]
-            await self._write(live, dataclasses.replace(live.record), timers=timers)
-            await self._deliver([
-                note(live, None, "extended",
-                     {"by": actor.display, "seconds": seconds, "extended_seat": seat}),
-                compose.waiting_status(live),
-            ])
+            await self._write(live, dataclasses.replace(live.record), timers=timers,
+                              notes=lambda t: [
+                                  note(t, None, "extended", {"by": actor.display,
+                                                             "seconds": seconds,
+                                                             "extended_seat": seat}),
+                                  compose.waiting_status(t)])
             self._plan(live)
             return live.info()
 
     async def abort(self, table_id: int, actor: Actor) -> TableInfo:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             if live.record.status in ("finished", "aborted"):
                 raise Refused("not_running", "This table has already ended.")
             record = dataclasses.replace(live.record, status="aborted")
-            await self._write(live, record, timers=[])
+            await self._write(live, record, timers=[], notes=lambda t: [
+                note(t, None, "aborted", {"by": actor.display}, slot="status")])
             self.deadlines.cancel(live.id)
-            await self._deliver([note(live, None, "aborted", {"by": actor.display},
-                                      slot="status")])
             return live.info()
 
     async def set_dm_reachable(self, table_id: int, user_id: str, reachable: bool) -> None:
-        """A front end reports that a user's private messages fail (or work again)."""
-        async with self._locks[table_id]:
+        """A front end reports that a user's private messages fail (or work again). When
+        they fail, the player is told in the table's channel to use ``/hand``; the
+        game never waits on a private message."""
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = live.seat_of(user_id)
             if seat is None or seat.dm_ok == reachable:
                 return
             seats = [dataclasses.replace(s, dm_ok=reachable) if s is seat else s
                      for s in live.seats]
-            await self._write(live, dataclasses.replace(live.record), seats=seats)
+            number = seat.seat
+            await self._write(live, dataclasses.replace(live.record), seats=seats,
+                              notes=lambda t: [] if reachable else [
+                                  note(t, None, "dm_unreachable",
+                                       {"unreachable_seat": number,
+                                        "unreachable_user": user_id})])
+
+    async def _private_failed(self, failed: Notification, error: str) -> None:
+        """The delivery worker gave up on a private message: whatever the reason, the
+        seat is marked unreachable and told in the channel (once) to use ``/hand``."""
+        if failed.seat is None or failed.user_id is None:
+            return
+        try:
+            await self.set_dm_reachable(failed.table_id, failed.user_id, False)
+        except Refused:
+            pass
 
     async def set_status_message(self, table_id: int, channel_id: str | None,
                                  message_id: str | None) -> None:
         """A front end records where it shows the table's status (any table status), so
         that after a restart it edits the same message. Not part of the game: the
         version does not move and nobody is told."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             record = live.record
             if (record.status_channel_id, record.status_message_id) == (channel_id, message_id):
@@ -499,10 +556,29 @@ class TableService:
             await self._write(live, dataclasses.replace(
                 record, status_channel_id=channel_id, status_message_id=message_id))
 
+    # ------------------------------------------------------------------ menus
+
+    async def record_menu(self, table_id: int, seat: int, prompt_version: int,
+                          channel_id: str, message_id: str) -> None:
+        """A front end shows a seat's menu for the decision opened at ``prompt_version``
+        in a message it can edit later: kept, so the menu is disabled when it closes."""
+        await self.store.record_menu(MenuRecord(table_id, seat, prompt_version, channel_id,
+                                                message_id))
+
+    async def closed_menus(self, table_id: int) -> list[MenuRecord]:
+        """The recorded menus whose decision has closed (all of them once the game is
+        over), forgotten as they are returned: the front end disables them."""
+        info = await self.info(table_id)
+        closed: list[MenuRecord] = []
+        for seat in info.seats:
+            current = info.prompt_versions.get(seat.seat) if info.status == "running" else None
+            closed += await self.store.take_menus(table_id, seat.seat, current)
+        return closed
+
     # ------------------------------------------------------------------ queries
 
     async def info(self, table_id: int) -> TableInfo:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             return (await self._load(table_id)).info()
 
     async def table_in_channel(self, channel_id: str, *, ended: bool = False) -> TableInfo | None:
@@ -521,7 +597,7 @@ class TableService:
 
     async def view(self, table_id: int, actor: Actor | None = None) -> dict[str, Any]:
         """The public view, or the actor's own view when the actor holds a seat."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             if live.state is None:
                 raise Refused("not_running", "The game has not started.")
@@ -529,7 +605,7 @@ class TableService:
             return live.game.view(live.state, None if seat is None else seat.seat)
 
     async def prompt(self, table_id: int, actor: Actor) -> Prompt:
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_seat(live, actor)
             return compose.prompt_for(live, seat.seat)
@@ -537,7 +613,7 @@ class TableService:
     async def hand(self, table_id: int, actor: Actor) -> Notification:
         """The actor's private situation (view, options, deadline) as a notification to
         show however the front end can (an ephemeral reply when DMs are closed)."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_seat(live, actor)
             if live.state is None:
@@ -548,7 +624,7 @@ class TableService:
 
     async def log(self, table_id: int) -> list[LogEntry]:
         """The public log: secret choices appear without their content."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load(table_id)
         actions = await self.store.load_actions(table_id)
         return [
@@ -559,7 +635,7 @@ class TableService:
 
     async def verify(self, table_id: int) -> ReplayReport:
         """Replay the table's log from its seed and compare with the stored snapshot."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             record = await self.store.load_table(table_id)
             if record is None:
                 raise Refused("no_table", "There is no such table.", table_id=table_id)
@@ -572,7 +648,7 @@ class TableService:
     async def on_deadline(self, table_id: int, version: int) -> None:
         """Job function: the AI plays for every seat whose deadline has passed (source
         timeout), as long as the table is still at ``version``."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load_or_none(table_id)
             if live is None or not self._job_current(live, version):
                 return
@@ -583,17 +659,17 @@ class TableService:
                               if t.kind == "deadline" and t.due_at <= now and t.seat in waiting)
                 if not late:
                     break
-                seat = late[0]
-                action = self._ai_choice(live, seat, TIMEOUT_AI)
-                committed = await self._commit(live, seat, action, "timeout", None)
-                await self._deliver([*committed, note(live, seat, "timeout_played",
-                                                      {"played": action.text(),
-                                                       "by_admin": False})])
+                await self._play_late(live, late[0])
             await self._after_change(live)
+
+    async def _play_late(self, live: LiveTable, seat: int) -> None:
+        action = self._ai_choice(live, seat, TIMEOUT_AI)
+        await self._commit(live, seat, action, "timeout", None, extra=lambda t: [
+            note(t, seat, "timeout_played", {"played": action.text(), "by_admin": False})])
 
     async def on_reminder(self, table_id: int, version: int) -> None:
         """Job function: remind the seats that still have to act and whose reminder is due."""
-        async with self._locks[table_id]:
+        async with self._lock(table_id):
             live = await self._load_or_none(table_id)
             if live is None or not self._job_current(live, version):
                 return
@@ -606,12 +682,9 @@ class TableService:
             seats = sorted({t.seat for t in due if t.seat in waiting})
             timers = [t for t in live.timers if t not in due]
             await self._write(live, dataclasses.replace(live.record), timers=timers,
-                              expected_version=live.record.version)
-            notes = []
-            for seat in seats:
-                made = compose.your_turn(live, seat, template="reminder")
-                notes.append(made)
-            await self._deliver(notes)
+                              expected_version=live.record.version,
+                              notes=lambda t: [compose.your_turn(t, s, template="reminder")
+                                               for s in seats])
             self._plan(live)
 
     # ------------------------------------------------------------------ internals
@@ -624,7 +697,7 @@ class TableService:
                 raise NotYourTurn("You have nothing to decide right now.")
             if action not in legal:
                 raise IllegalAction(f"{action.text()} is not possible now.")
-            notes = await self._commit(live, seat.seat, action, "player", actor.user_id)
+            await self._commit(live, seat.seat, action, "player", actor.user_id)
         except VersionConflict:
             # Another process wrote this table meanwhile (the lock is per process); the
             # cache is dropped, so a retry sees the new state.
@@ -637,15 +710,15 @@ class TableService:
                           reason_params=dict(exc.params),
                           **self._options_context(live, seat.seat)) from None
         text = action.text()
-        await self._deliver(notes)
         await self._after_change(live)
         return ActResult(live.id, seat.seat, live.record.version, text,
                          live.record.status == "finished")
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
-                      actor_id: str | None) -> list[Notification]:
-        """Apply one action and make it durable; returns the notifications to deliver.
-        Raises IllegalAction/NotYourTurn with the state untouched (the engine's promise)."""
+                      actor_id: str | None, *, extra: NotesFor | None = None) -> None:
+        """Apply one action and make it durable, with the notifications it owes (and
+        ``extra`` ones) in the same transaction. Raises IllegalAction/NotYourTurn with
+        the state untouched (the engine's promise)."""
         game, state, old = live.game, live.state, live.record
         before_pending = game.pending(state)
         before = decision_keys(game, state)
@@ -672,34 +745,65 @@ class TableService:
             )
             entry = ActionRecord(old.id, version, seat, dict(action.to_json()), source, now,
                                  actor_id, public_text, public_events)
+            round_before = self._round(live)
+
+            def notes(t: LiveTable) -> Notes:
+                made = self._notes_after(t, seat, source, public_text, events, before, after,
+                                         round_before)
+                return [*made, *(extra(t) if extra is not None else [])]
+
             await self._write(live, record, seats=seats, timers=timers, action=entry,
-                              expected_version=old.version, state=state)
+                              expected_version=old.version, state=state, notes=notes)
         except BaseException:
             # The engine state in memory has moved but the database may not have: forget
             # it, the next request reloads what was committed.
             self._cache.drop(live.id)
             raise
         log.info("table %d v%d: seat %d acted (%s)", live.id, version, seat, source)
-        return self._notes_after(live, seat, source, public_text, events, before, after)
 
     def _notes_after(self, live: LiveTable, seat: int, source: Source, public_text: str | None,
                      events: Sequence[Any], before: Mapping[int, str],
-                     after: Mapping[int, str]) -> list[Notification]:
-        notes: list[Notification | None] = [
-            note(live, None, "acted", {"actor": seat, "actor_name": live.names[seat],
-                                        "source": source, "text": public_text,
-                                        "secret": public_text is None}),
-        ]
-        notes += compose.event_notes(live, events)
+                     after: Mapping[int, str], round_before: Any) -> list[Notification]:
+        news: list[Notification | None] = []
+        # A secret step is never announced one by one (it would tell how many steps a
+        # player took); the round's news and the status message say what may be said.
+        # A late player is the exception: the table must read that the AI played.
+        if public_text is not None or source in ("timeout", "admin"):
+            news.append(note(live, None, "acted", {
+                "actor": seat, "actor_name": live.names[seat], "source": source,
+                "text": public_text, "secret": public_text is None}))
+        secret_step = public_text is None and source == "player"
+        for event_note in compose.event_notes(live, events):
+            if secret_step and event_note.seat == seat:
+                # What a player's own secret step did, told back to them: a front end
+                # that answered the click already may skip it (``quiet``).
+                event_note = dataclasses.replace(
+                    event_note, context={**event_note.context, "quiet": True})
+            news.append(event_note)
         if live.record.status == "finished":
-            notes.append(compose.game_over(live))
-            return present(notes)
+            return present([*news, compose.game_over(live)])
+        # Public news of a round still going on may wait for the round's end, so that a
+        # round is told in one post.
+        if round_before is not None and self._round(live) == round_before:
+            news = [dataclasses.replace(n, defer=True) if n is not None and n.seat is None
+                    else n for n in news]
+        notes = list(news)
         if after.get(seat) == CHANGEABLE and source == "player":
             prompt = compose.prompt_for(live, seat)
-            notes.append(note(live, seat, "submitted", compose.prompt_context(prompt)))
+            # Kept for front ends that cannot answer the click itself (the console):
+            # ``quiet`` lets one that did (Discord) skip the private message.
+            notes.append(note(live, seat, "submitted", {**compose.prompt_context(prompt),
+                                                         "quiet": True}))
         fresh = {s for s in after if live.seats[s].prompt_version == live.record.version}
         notes += self._prompts(live, after, fresh=fresh)
         return present(notes)
+
+    @staticmethod
+    def _round(live: LiveTable) -> Any:
+        """The public view's round (None for a game without rounds)."""
+        if live.state is None:
+            return None
+        return live.game.view(live.state, None).get("round")
 
     def _prompts(self, live: LiveTable, keys: Mapping[int, str],
                  fresh: set[int]) -> list[Notification]:
@@ -720,7 +824,7 @@ class TableService:
                 break
             seat = bots[0]
             action = self._ai_choice(live, seat, live.seats[seat].ai_kind or BOT_AI)
-            await self._deliver(await self._commit(live, seat, action, "bot", None))
+            await self._commit(live, seat, action, "bot", None)
             await asyncio.sleep(0)  # a game of bots must not starve the other tables
         self._plan(live)
 
@@ -751,15 +855,10 @@ class TableService:
             return False
         return True
 
-    async def _deliver(self, notes: Sequence[Notification | None]) -> None:
-        ready = present(notes)
-        if not ready:
-            return
-        try:
-            await self.notifier.deliver(ready)
-        except Exception:
-            # The action is committed; a transport failure must not undo or repeat it.
-            log.exception("delivering %d notifications failed", len(ready))
+    def _outbox_rows(self, live: LiveTable, notes: Notes) -> list[OutboxRow]:
+        now = self.clock.now()
+        return [OutboxRow(live.id, n.version, n.seat, n.to_json(), due_at=now, created_at=now)
+                for n in present(notes)]
 
     async def _load(self, table_id: int) -> LiveTable:
         live = await self._load_or_none(table_id)
@@ -771,12 +870,11 @@ class TableService:
         live = self._cache.get(table_id)
         if live is not None:
             return live
-        record = await self.store.load_table(table_id)
-        if record is None:
+        bundle = await self.store.load_bundle(table_id)
+        if bundle is None:
             return None
+        record, seats, timers = bundle
         game = self.get_game(record.game)
-        seats = await self.store.load_seats(table_id)
-        timers = await self.store.load_timers(table_id)
         state = None
         if record.snapshot is not None:
             state = game.state_from_json(json.loads(record.snapshot))
@@ -788,29 +886,46 @@ class TableService:
                      seats: list[SeatRecord] | None = None,
                      timers: list[TimerRecord] | None = None,
                      action: ActionRecord | None = None, state: Any = None,
-                     expected_version: int | None = None) -> None:
-        """Persist, then (only then) update the live table."""
+                     expected_version: int | None = None,
+                     notes: NotesFor | None = None) -> None:
+        """Persist the change and the notifications it owes (``notes``, built from the
+        table as it will be) in one transaction; then, only then, update the live table
+        and hand the notifications to the delivery worker."""
         record.updated_at = max(record.updated_at, self.clock.now())
+        staged = LiveTable(record, live.seats if seats is None else seats,
+                           live.timers if timers is None else sorted(timers), live.game,
+                           live.state if state is None else state)
+        record.bot_turn = self._bot_turn(staged)
+        rows = self._outbox_rows(staged, notes(staged)) if notes is not None else []
         try:
             # Shielded: once the transaction is sent it completes even if the caller is
             # cancelled, so the database never holds half of it.
             await asyncio.shield(self.store.save(
                 record, expected_version=expected_version, seats=seats, timers=timers,
-                action=action))
+                action=action, outbox=rows))
+        except VersionConflict:
+            self._cache.drop(live.id)
+            raise Refused("busy", "The table changed meanwhile; please try again.") from None
         except BaseException:
             self._cache.drop(live.id)
             raise
-        live.record = record
-        if seats is not None:
-            live.seats = seats
-        if timers is not None:
-            live.timers = sorted(timers)
-        if state is not None:
-            live.state = state
+        live.record, live.seats, live.timers, live.state = (
+            staged.record, staged.seats, staged.timers, staged.state)
+        if rows:
+            await self.delivery.after_commit(live.id)
+
+    @staticmethod
+    def _bot_turn(live: LiveTable) -> bool:
+        if live.state is None or live.record.status != "running":
+            return False
+        waiting = live.game.pending(live.state).waiting
+        return any(s < len(live.seats) and live.seats[s].is_bot for s in waiting)
 
     async def _save(self, live: LiveTable, *, seats: list[SeatRecord] | None = None,
-                    timers: list[TimerRecord] | None = None) -> None:
-        await self._write(live, dataclasses.replace(live.record), seats=seats, timers=timers)
+                    timers: list[TimerRecord] | None = None,
+                    notes: NotesFor | None = None) -> None:
+        await self._write(live, dataclasses.replace(live.record), seats=seats, timers=timers,
+                          notes=notes)
 
     async def _remove_seat(self, live: LiveTable, seat: int, *, template: str) -> None:
         removed = live.seats[seat]
@@ -824,14 +939,16 @@ class TableService:
                 record.host_id = humans[0].user_id
             else:
                 record.status = "aborted"
-        await self._write(live, record, seats=seats)
-        notes = [note(live, None, template, {"left": seat, "left_name": removed.name,
+        def notes(t: LiveTable) -> Notes:
+            made = [note(t, None, template, {"left": seat, "left_name": removed.name,
                                              "new_name": None, "bot_took_over": False})]
-        if record.status == "aborted":
-            notes.append(note(live, None, "aborted", {"by": removed.name}, slot="status"))
-        else:
-            notes.append(note(live, None, "lobby", self._lobby_context(live), slot="status"))
-        await self._deliver(notes)
+            if record.status == "aborted":
+                made.append(note(t, None, "aborted", {"by": removed.name}, slot="status"))
+            else:
+                made.append(note(t, None, "lobby", self._lobby_context(t), slot="status"))
+            return made
+
+        await self._write(live, record, seats=seats, notes=notes)
 
     async def _botify(self, live: LiveTable, seat: int, *, template: str) -> None:
         old = live.seats[seat]
@@ -846,10 +963,9 @@ class TableService:
                 assert humans[0].user_id is not None
                 record.host_id = humans[0].user_id
         timers = [t for t in live.timers if t.seat != seat]
-        await self._write(live, record, seats=seats, timers=timers)
-        await self._deliver([note(live, None, template, {"left": seat, "left_name": old.name,
-                                                         "new_name": None,
-                                                         "bot_took_over": True})])
+        await self._write(live, record, seats=seats, timers=timers, notes=lambda t: [
+            note(t, None, template, {"left": seat, "left_name": old.name, "new_name": None,
+                                     "bot_took_over": True})])
         if live.record.status == "running":
             await self._after_change(live)
 

@@ -44,6 +44,10 @@ class TableInfo:
     seat_order: str = "shuffle"
     status_channel_id: str | None = None  # where the front end shows the table's status
     status_message_id: str | None = None
+    # The waiting decision is a simultaneous secret pick (the channel then names nobody:
+    # who has picked already is told only to whoever asks).
+    simultaneous: bool = False
+    prompt_versions: dict[int, int] = field(default_factory=dict)  # seat -> its decision's
 
     @property
     def settings(self) -> TableSettings:

@@ -3,6 +3,9 @@
 from bot.store.interface import Store
 from bot.store.records import (
     ActionRecord,
+    MenuRecord,
+    OutboxResult,
+    OutboxRow,
     ScheduledTimer,
     SeatRecord,
     TableRecord,
@@ -14,6 +17,9 @@ from bot.store.sqlite import SqliteStore, default_db_path
 
 __all__ = [
     "ActionRecord",
+    "MenuRecord",
+    "OutboxResult",
+    "OutboxRow",
     "ScheduledTimer",
     "SeatRecord",
     "SqliteStore",

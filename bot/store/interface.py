@@ -8,6 +8,9 @@ from typing import Protocol
 
 from bot.store.records import (
     ActionRecord,
+    MenuRecord,
+    OutboxResult,
+    OutboxRow,
     ScheduledTimer,
     SeatRecord,
     Status,
@@ -23,9 +26,20 @@ class Store(Protocol):
         """Problems found by the database's own check; empty when all is well."""
         ...
 
-    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord]) -> int: ...
+    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
+                           outbox: Sequence[OutboxRow] = ()) -> int:
+        """Insert the table, its seats and what it owes already (the outbox rows get the
+        new table's id), in one transaction; sets and returns ``table.id``."""
+        ...
 
     async def load_table(self, table_id: int) -> TableRecord | None: ...
+
+    async def load_bundle(
+        self, table_id: int
+    ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:
+        """The table row, its seats and its timers, read in ONE transaction; None for an
+        unknown id (any integer, even one beyond the database's range)."""
+        ...
 
     async def load_seats(self, table_id: int) -> list[SeatRecord]: ...
 
@@ -41,10 +55,38 @@ class Store(Protocol):
         seats: Sequence[SeatRecord] | None = None,
         timers: Sequence[TimerRecord] | None = None,
         action: ActionRecord | None = None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> None:
-        """Write the table row, and optionally replace its seats and timers and append one
-        action, in ONE durable transaction. With ``expected_version``, raise VersionConflict
-        (writing nothing) unless the stored version is still that one."""
+        """Write the table row, and optionally replace its seats and timers, append one
+        action and queue outbox rows, in ONE durable transaction. The write is conditional
+        on ``table.rev`` (the rev it was read at; bumped on success) and, with
+        ``expected_version``, on the game version: otherwise VersionConflict, and nothing
+        is written, so a stale copy can never roll a table back."""
+        ...
+
+    async def outbox_tables(self, now: float) -> list[int]:
+        """Tables with outbox rows due at ``now`` (pending, or in doubt)."""
+        ...
+
+    async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
+        """The table's held rows and rows due now, the due ones marked ``sending``; empty
+        when none is due."""
+        ...
+
+    async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None: ...
+
+    async def load_outbox(self, table_id: int | None = None,
+                          states: Sequence[str] | None = None) -> list[OutboxRow]: ...
+
+    async def prune_outbox(self, before: float) -> int: ...
+
+    async def record_menu(self, menu: MenuRecord) -> None: ...
+
+    async def take_menus(self, table_id: int, seat: int | None,
+                         before_version: int | None) -> list[MenuRecord]: ...
+
+    async def bot_turn_tables(self) -> list[int]:
+        """Running tables where a bot seat owes a decision."""
         ...
 
     async def find_tables(

@@ -48,6 +48,10 @@ class TableRecord:
     created_at: float = 0.0
     updated_at: float = 0.0
     id: int = 0
+    # Bumped by every write; a write must name the rev it read (see Store.save).
+    rev: int = 0
+    # A bot seat has a decision to make: resumed at boot and by the periodic sweep.
+    bot_turn: bool = False
 
 
 @dataclass
@@ -94,6 +98,51 @@ class ScheduledTimer:
     version: int
     kind: TimerKind
     due_at: float
+
+
+OutboxState = Literal["pending", "held", "sending", "sent", "failed"]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One message a table owes: ``payload`` is a notification's JSON (see
+    ``bot.service.notifications.Notification.to_json``); ``seat`` None is for the table.
+    ``held`` rows wait for the end of their round; ``sending`` rows were handed to the
+    transport when the process stopped, so whether they went out is in doubt."""
+
+    table_id: int
+    version: int
+    seat: int | None
+    payload: dict[str, Any]
+    state: OutboxState = "pending"
+    due_at: float = 0.0
+    attempts: int = 0
+    created_at: float = 0.0
+    error: str | None = None
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class OutboxResult:
+    """What became of one outbox row: ``sent``, ``held`` (public news kept for its
+    round), ``retry`` (at ``due_at``), or ``failed`` for good (``error`` says why)."""
+
+    id: int
+    state: OutboxState
+    due_at: float = 0.0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class MenuRecord:
+    """A private message showing a seat's menu for the decision opened at
+    ``prompt_version``."""
+
+    table_id: int
+    seat: int
+    prompt_version: int
+    channel_id: str
+    message_id: str
 
 
 class VersionConflict(Exception):

@@ -16,9 +16,13 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store import health
 from bot.store.migrations import migrate
 from bot.store.records import (
     ActionRecord,
+    MenuRecord,
+    OutboxResult,
+    OutboxRow,
     ScheduledTimer,
     SeatRecord,
     Status,
@@ -29,6 +33,7 @@ from bot.store.records import (
 )
 
 DEFAULT_DB = "urbanist.sqlite3"
+MAX_ID = 2**63  # SQLite's integers are signed 64-bit
 T = TypeVar("T")
 
 # aiosqlite's debug log prints every statement's parameters: secret picks, hands in
@@ -38,7 +43,7 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn"
 )
 _TABLE_PLACEHOLDERS = ", ".join("?" * len(_TABLE_COLUMNS.split(",")))
 
@@ -71,6 +76,7 @@ def _table_values(t: TableRecord) -> tuple[Any, ...]:
         t.status_message_id,
         t.created_at,
         t.updated_at,
+        int(t.bot_turn),
     )
 
 
@@ -99,6 +105,8 @@ def _table_from_row(row: sqlite3.Row) -> TableRecord:
         status_message_id=row["status_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        rev=row["rev"],
+        bot_turn=bool(row["bot_turn"]),
     )
 
 
@@ -116,24 +124,32 @@ class SqliteStore:
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> SqliteStore:
+        """Raises ``health.StorageError`` (one line naming the file) for a storage fault,
+        with the connection closed: aiosqlite's thread would keep the process alive."""
         target = str(default_db_path() if path is None else path)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
-        # exactly what the code says it is.
-        conn = await aiosqlite.connect(target, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        # FULL: the WAL is fsynced at every commit, so an acknowledged action survives
-        # a power cut, not only a process crash. Each cursor is closed at once: a cursor
-        # left to the garbage collector keeps a statement "in progress" and can make the
-        # migration's COMMIT fail.
-        for pragma in (
-            "PRAGMA journal_mode=WAL",
-            "PRAGMA synchronous=FULL",
-            "PRAGMA foreign_keys=ON",
-            "PRAGMA busy_timeout=5000",
-        ):
-            async with conn.execute(pragma):
-                pass
-        await migrate(conn)
+        conn = await health.connect(target)
+        try:
+            conn.row_factory = sqlite3.Row
+            # FULL: the WAL is fsynced at every commit, so an acknowledged action survives
+            # a power cut, not only a process crash. Each cursor is closed at once: a cursor
+            # left to the garbage collector keeps a statement "in progress" and can make the
+            # migration's COMMIT fail. journal_size_limit: the WAL shrinks back after a burst.
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA synchronous=FULL",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+                f"PRAGMA journal_size_limit={health.JOURNAL_SIZE_LIMIT}",
+            ):
+                async with conn.execute(pragma):
+                    pass
+            await migrate(conn)
+        except BaseException as exc:
+            await health.close_quietly(conn)
+            fault = health.explain(exc, target)
+            if fault is None:
+                raise
+            raise fault from exc
         return cls(conn, target)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -151,14 +167,25 @@ class SqliteStore:
         await self._conn.close()
 
     async def integrity_check(self) -> list[str]:
-        return await self._run(_integrity_check)
+        """Every problem found (see ``health.integrity_problems``); [] when healthy."""
+        return await self._run(health.integrity_problems)
 
-    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord]) -> int:
-        table_id = await self._run(_create_table, table, list(seats))
+    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
+                           outbox: Sequence[OutboxRow] = ()) -> int:
+        table_id = await self._run(_create_table, table, list(seats), list(outbox))
         table.id = table_id
         return table_id
 
+    async def load_bundle(
+        self, table_id: int
+    ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:
+        if not 0 < table_id < MAX_ID:
+            return None  # a forged id beyond SQLite's integers is simply unknown
+        return await self._run(_load_bundle, table_id)
+
     async def load_table(self, table_id: int) -> TableRecord | None:
+        if not 0 < table_id < MAX_ID:
+            return None
         return await self._run(_load_table, table_id)
 
     async def load_seats(self, table_id: int) -> list[SeatRecord]:
@@ -178,10 +205,64 @@ class SqliteStore:
         seats: Sequence[SeatRecord] | None = None,
         timers: Sequence[TimerRecord] | None = None,
         action: ActionRecord | None = None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> None:
         await self._run(_save, table, expected_version,
                         None if seats is None else list(seats),
-                        None if timers is None else list(timers), action)
+                        None if timers is None else list(timers), action, list(outbox))
+        table.rev += 1
+
+    # -- the outbox and the menus ------------------------------------------------------
+
+    async def outbox_tables(self, now: float) -> list[int]:
+        rows = await self._run(
+            _fetchall,
+            "SELECT DISTINCT table_id FROM outbox WHERE state IN ('pending', 'sending') "
+            "AND due_at <= ? ORDER BY table_id", (now,))
+        return [int(r[0]) for r in rows]
+
+    async def next_outbox_due(self) -> float | None:
+        rows = await self._run(
+            _fetchall, "SELECT MIN(due_at) FROM outbox WHERE state = 'pending'", ())
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
+        return await self._run(_claim_outbox, table_id, now)
+
+    async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
+        await self._run(_mark_outbox, list(results), now)
+
+    async def load_outbox(self, table_id: int | None = None,
+                          states: Sequence[str] | None = None) -> list[OutboxRow]:
+        where: list[str] = []
+        params: list[Any] = []
+        if table_id is not None:
+            where.append("table_id = ?")
+            params.append(table_id)
+        if states is not None:
+            where.append(f"state IN ({', '.join('?' * len(states))})")
+            params += list(states)
+        sql = "SELECT * FROM outbox" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = await self._run(_fetchall, sql + " ORDER BY id", params)
+        return [_outbox_from_row(r) for r in rows]
+
+    async def prune_outbox(self, before: float) -> int:
+        return await self._run(_prune_outbox, before)
+
+    async def record_menu(self, menu: MenuRecord) -> None:
+        await self._run(_record_menu, menu)
+
+    async def take_menus(self, table_id: int, seat: int | None,
+                         before_version: int | None) -> list[MenuRecord]:
+        """Remove and return the menus of ``seat`` (None: every seat) opened before
+        ``before_version`` (None: all): the ones to disable."""
+        return await self._run(_take_menus, table_id, seat, before_version)
+
+    async def bot_turn_tables(self) -> list[int]:
+        rows = await self._run(
+            _fetchall, "SELECT id FROM tables WHERE bot_turn = 1 AND status = 'running' "
+            "ORDER BY id", ())
+        return [int(r[0]) for r in rows]
 
     async def find_tables(
         self,
@@ -218,12 +299,9 @@ class SqliteStore:
         return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def backup(self, path: Path) -> None:
-        """Copy the live database with SQLite's online backup API."""
-        target = sqlite3.connect(str(path), check_same_thread=False)
-        try:
-            await self._conn.backup(target, pages=1024, sleep=0)
-        finally:
-            target.close()
+        """Copy the live database with SQLite's online backup API, then checkpoint the
+        WAL; a corrupted source is refused (``health.StorageError``)."""
+        await self._run(health.backup_to, Path(path))
 
 
 # The operations themselves: plain functions of a sqlite3 connection, run on its thread.
@@ -247,13 +325,8 @@ def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list
     return conn.execute(sql, params).fetchall()
 
 
-def _integrity_check(conn: sqlite3.Connection) -> list[str]:
-    problems = [str(r[0]) for r in conn.execute("PRAGMA integrity_check") if str(r[0]) != "ok"]
-    problems += [f"foreign key: {tuple(r)}" for r in conn.execute("PRAGMA foreign_key_check")]
-    return problems
-
-
-def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[SeatRecord]) -> int:
+def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[SeatRecord],
+                  outbox: list[OutboxRow]) -> int:
     with _Transaction(conn):
         cursor = conn.execute(
             f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS})",
@@ -263,7 +336,22 @@ def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[Seat
         assert table_id is not None
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [_seat_values(table_id, s) for s in seats])
+        _insert_outbox(conn, table_id, outbox)
     return table_id
+
+
+def _load_bundle(conn: sqlite3.Connection, table_id: int
+                 ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:
+    # One read transaction: the row, its seats and its timers as of one moment, never a
+    # row from one write and seats from the next.
+    conn.execute("BEGIN")
+    try:
+        table = _load_table(conn, table_id)
+        if table is None:
+            return None
+        return table, _load_seats(conn, table_id), _load_timers(conn, table_id)
+    finally:
+        conn.execute("COMMIT")
 
 
 def _load_table(conn: sqlite3.Connection, table_id: int) -> TableRecord | None:
@@ -304,15 +392,18 @@ def _load_actions(conn: sqlite3.Connection, table_id: int,
 
 def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | None,
           seats: list[SeatRecord] | None, timers: list[TimerRecord] | None,
-          action: ActionRecord | None) -> None:
+          action: ActionRecord | None, outbox: list[OutboxRow]) -> None:
     with _Transaction(conn):
-        sql = f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}) WHERE id = ?"
-        params: tuple[Any, ...] = (*_table_values(table), table.id)
+        # Conditional on the rev this copy was read at: a stale copy writes nothing.
+        sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
+               "rev = rev + 1 WHERE id = ? AND rev = ?")
+        params: tuple[Any, ...] = (*_table_values(table), table.id, table.rev)
         if expected_version is not None:
             sql += " AND version = ?"
             params += (expected_version,)
         if conn.execute(sql, params).rowcount != 1:
-            raise VersionConflict(f"table {table.id} is not at version {expected_version}")
+            raise VersionConflict(f"table {table.id} changed since it was read "
+                                  f"(rev {table.rev}, version {expected_version})")
         if seats is not None:
             conn.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
             conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -328,3 +419,84 @@ def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | 
                  action.public_text, canonical(action.events), action.source,
                  action.actor_id, action.at),
             )
+        _insert_outbox(conn, table.id, outbox)
+
+
+def _insert_outbox(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow]) -> None:
+    conn.executemany(
+        "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(table_id, r.version, r.seat, canonical(_with_table_id(r.payload, table_id)),
+          r.state, r.due_at, r.created_at) for r in rows])
+
+
+def _with_table_id(payload: dict[str, Any], table_id: int) -> dict[str, Any]:
+    # A new table's notes are written before its id exists (in the same transaction
+    # that creates it): they get the id here.
+    if payload.get("table_id") == table_id:
+        return payload
+    context = {**payload.get("context", {}), "table_id": table_id}
+    return {**payload, "table_id": table_id, "context": context}
+
+
+def _outbox_from_row(r: sqlite3.Row) -> OutboxRow:
+    return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
+                     payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
+                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
+
+
+def _claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[OutboxRow]:
+    """The table's rows to hand to the transport: every held row and every row due now
+    (those left ``sending`` by a crash included), each marked ``sending`` first, so that
+    a crash from here on leaves them in doubt rather than forgotten. Empty when nothing
+    is due: held news alone waits for its round."""
+    with _Transaction(conn):
+        rows = conn.execute(
+            "SELECT * FROM outbox WHERE table_id = ? AND (state = 'held' OR "
+            "(state IN ('pending', 'sending') AND due_at <= ?)) ORDER BY id",
+            (table_id, now)).fetchall()
+        if not any(r["state"] != "held" for r in rows):
+            return []
+        claimed = [_outbox_from_row(r) for r in rows]
+        conn.executemany(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            [(r.id,) for r in claimed if r.state != "held"])
+    return claimed
+
+
+def _mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: float) -> None:
+    with _Transaction(conn):
+        conn.executemany(
+            "UPDATE outbox SET state = ?, due_at = ?, error = ?, done_at = ? WHERE id = ?",
+            [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id)
+             for r in results])
+
+
+def _prune_outbox(conn: sqlite3.Connection, before: float) -> int:
+    with _Transaction(conn):
+        return conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') AND "
+                            "done_at < ?", (before,)).rowcount
+
+
+def _record_menu(conn: sqlite3.Connection, menu: MenuRecord) -> None:
+    with _Transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO menus VALUES (?, ?, ?, ?, ?)",
+                     (menu.table_id, menu.seat, menu.prompt_version, menu.channel_id,
+                      menu.message_id))
+
+
+def _take_menus(conn: sqlite3.Connection, table_id: int, seat: int | None,
+                before_version: int | None) -> list[MenuRecord]:
+    where = "table_id = ?"
+    params: list[Any] = [table_id]
+    if seat is not None:
+        where += " AND seat = ?"
+        params.append(seat)
+    if before_version is not None:
+        where += " AND prompt_version < ?"
+        params.append(before_version)
+    with _Transaction(conn):
+        rows = conn.execute(f"SELECT * FROM menus WHERE {where}", params).fetchall()
+        conn.execute(f"DELETE FROM menus WHERE {where}", params)
+    return [MenuRecord(r["table_id"], r["seat"], r["prompt_version"], r["channel_id"],
+                       r["message_id"]) for r in rows]

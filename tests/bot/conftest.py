@@ -3,7 +3,7 @@ every notification through the templates (so every test also checks the template
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.service import Actor, MemoryNotifier, Notification, TableService, TableSettings
+from bot.service.notifications import Delivery
 from bot.store import SqliteStore
 from bot.text import Renderer
 
@@ -26,7 +27,7 @@ class RenderingNotifier(MemoryNotifier):
 
     texts: list[str] = field(default_factory=list)
 
-    async def deliver(self, notes: Sequence[Notification]) -> None:
+    async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         for n in notes:
             for locale, renderer in RENDERERS.items():
                 text = renderer.render_template(n.template, n.context, locale=locale,
@@ -34,7 +35,7 @@ class RenderingNotifier(MemoryNotifier):
                 assert text.strip(), n.template
                 if locale == n.locale:
                     self.texts.append(text)
-        await super().deliver(notes)
+        return await super().deliver(notes)
 
     def clear(self) -> None:
         super().clear()

@@ -131,13 +131,15 @@ async def test_an_existing_schema_1_database_is_upgraded(db_path: Path) -> None:
     store = await SqliteStore.open(db_path)
     try:
         version = await store._conn.execute_fetchall("PRAGMA user_version")
-        assert next(iter(version))[0] == 2 == len(migrations())
+        assert next(iter(version))[0] == 3 == len(migrations())
         # The old row is intact, with no status message yet.
         table = await store.load_table(1)
         assert table is not None
         assert (table.game, table.status, table.version, table.locale, table.reminders) == (
             "fakepicks", "running", 3, "fr", (600,))
         assert (table.status_channel_id, table.status_message_id) == (None, None)
+        assert (table.rev, table.bot_turn) == (0, False)
+        assert await store.load_outbox() == []
         assert [s.name for s in await store.load_seats(1)] == ["Alice"]
         # The new columns are written and read back like the others.
         table.status_channel_id, table.status_message_id = "chan", "777"

@@ -40,7 +40,7 @@ async def make_bot(db_path: Path, clock: FakeClock) -> UrbanistBot:
     # The store is opened here, outside the bot's tasks (see BotConfig.store).
     store = await SqliteStore.open(db_path)
     # Seeds fixed per bot: the same test plays the same games, run after run.
-    return create_bot(db_path, clock=clock, scheduler=False, store=store,
+    return create_bot(db_path, clock=clock, scheduler=False, store=store, pacing=False,
                       seeds=itertools.count(1000))
 
 

@@ -64,8 +64,10 @@ async def test_restart_mid_round_keeps_buttons_and_deadlines(world: World) -> No
     assert (await world.service.info(table)).version > current.version
     # The status message found again and edited in place: still one, still the same.
     assert world.status_message(table).id == status_id
-    assert "Waiting for **" + third.user.global_name + "**" in world.status_message(
-        table).content
+    # A secret pick names nobody in the channel: the message does not change at each pick.
+    status = world.status_message(table).content
+    assert "A secret choice is being made (deadline <t:" in status
+    assert third.user.global_name not in status.split("\n", 1)[1]
     # The deadline passes: the AI plays for the late seat, and the log says so.
     world.clock.advance(DAY)
     await world.run_deadline(table)
@@ -134,12 +136,19 @@ async def test_stale_and_forged_components_are_refused_politely(world: World) ->
     alice = world.people[0]
     await world.play_by_dm(table, alice)
     submitted = world.menu_dm(alice)  # "your choice is in", with a menu to change it
+    old = custom_ids(submitted)[0]
     for member in world.people[1:]:
         await world.play_by_dm(table, member)
-    # The round moved on: the menu to change the first choice is stale now.
+    # The round moved on: the menu to change the first choice was disabled (edited)...
+    await world.flush()
+    assert custom_ids(world.refresh(submitted)) == []
+    # ... and a click on it anyway (a client that had not refreshed) is refused politely.
     before = await snapshot(world, table)
-    old = custom_ids(submitted)[0]
-    result = await alice.user.click(submitted, custom_id=old)
+    current = world.menu_dm(alice)
+    fresh = custom_ids(current)[0]
+    tamper(world, current, fresh, old)
+    result = await alice.user.click(world.refresh(current), custom_id=old)
+    tamper(world, world.refresh(current), old, fresh)
     refusal = result.followups[-1]
     assert "moved on" in refusal.content
     assert any(c.startswith(f"urb:a:{table}:") and c != old for c in custom_ids(refusal.message))

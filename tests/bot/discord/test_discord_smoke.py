@@ -19,7 +19,8 @@ async def test_lobby_start_and_dms(world: World) -> None:
     # The lobby message became the status message: same message, now the hand button.
     status = world.status_message(info.id)
     assert status.id == lobby.id and custom_ids(status) == [f"urb:h:{info.id}"]
-    assert status.content.count("<t:") == 3 and "Waiting for **" in status.content
+    # The draft is a secret pick for all three: one deadline, and nobody named.
+    assert status.content.count("<t:") == 1 and "A secret choice is being made" in status.content
     for member in world.people:
         dm = world.menu_dm(member)
         assert f", {member.user.global_name}." in dm.content.split("\n")[0]

@@ -1,0 +1,188 @@
+"""The delivery worker: sends what the outbox holds, so that what an action owes players
+is as durable as the action itself.
+
+The service writes a table's notifications into the outbox in the same transaction as
+the change that owes them (``bot/store``), then kicks the worker. Per table, one task
+at a time claims the rows that are due (marking them ``sending``), hands them to the
+transport in order, and records what became of each: sent, held (public news kept for
+the end of its round), retried later (429, 5xx, network errors, with backoff), or
+failed for good. Rows left ``sending`` by a crash are claimed again as *in doubt*: the
+transport checks whether they went out before sending them a second time.
+
+``sweep`` (a periodic job, and the boot) kicks every table with rows due, so retries and
+the rows of a crashed process are sent without anyone having to act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Protocol
+
+from bot.clock import Clock
+from bot.service.notifications import HELD, Failed, Notification, Notifier, Retry
+from bot.store.records import OutboxResult, OutboxRow
+
+log = logging.getLogger(__name__)
+
+# Backoff for transient failures without a retry-after: 2 s, 4 s, 8 s ... up to 10 min.
+BACKOFF_BASE = 2.0
+BACKOFF_MAX = 600.0
+# A row that still fails after this many attempts is given up (and recorded as failed).
+MAX_ATTEMPTS = 12
+# Sent and failed rows are kept this long for inspection, then pruned by the sweep.
+KEEP_SECONDS = 7 * 24 * 3600
+
+OnFailed = Callable[[Notification, str], Awaitable[None]]
+
+
+class OutboxStore(Protocol):
+    """The part of the store the worker uses (``bot.store.SqliteStore`` has it)."""
+
+    async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]: ...
+
+    async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None: ...
+
+    async def outbox_tables(self, now: float) -> list[int]: ...
+
+    async def prune_outbox(self, before: float) -> int: ...
+
+
+def backoff(attempts: int) -> float:
+    return float(min(BACKOFF_MAX, BACKOFF_BASE * 2 ** max(0, attempts - 1)))
+
+
+class DeliveryWorker:
+    def __init__(self, store: OutboxStore, notifier: Notifier, clock: Clock, *,
+                 on_failed: OnFailed | None = None) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.clock = clock
+        self.on_failed = on_failed
+        # Wake-ups for retries in real time; off in tests, which sweep after moving the
+        # fake clock instead.
+        self.timers = False
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._handles: dict[int, asyncio.TimerHandle] = {}
+
+    # ---------------------------------------------------------------- entry points
+
+    async def after_commit(self, table_id: int) -> None:
+        """Called once a change that owes notifications is committed."""
+        if getattr(self.notifier, "inline", False):
+            await self.run_table(table_id)
+        else:
+            self.kick(table_id)
+
+    def kick(self, table_id: int) -> None:
+        """Make sure the table's due rows get sent soon (one task per table)."""
+        if table_id in self._tasks:
+            self._again.add(table_id)  # the running task looks again before it ends
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._run_task(table_id), name=f"urbanist-deliver-{table_id}")
+        self._tasks[table_id] = task
+
+    async def sweep(self) -> int:
+        """Kick every table with rows due now; prune old sent rows. Returns the count."""
+        now = self.clock.now()
+        tables = await self.store.outbox_tables(now)
+        for table_id in tables:
+            if getattr(self.notifier, "inline", False):
+                await self.run_table(table_id)
+            else:
+                self.kick(table_id)
+        await self.store.prune_outbox(now - KEEP_SECONDS)
+        return len(tables)
+
+    async def idle(self) -> None:
+        """Wait until every running delivery task is done (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    def close(self) -> None:
+        for handle in self._handles.values():
+            handle.cancel()
+        self._handles.clear()
+
+    # ---------------------------------------------------------------- the work
+
+    async def _run_task(self, table_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                await self.run_table(table_id)
+                if table_id not in self._again:
+                    break
+        except Exception:
+            # The rows stay in the outbox: the next sweep tries again.
+            log.exception("table %d: delivery failed", table_id)
+        finally:
+            self._tasks.pop(table_id, None)
+
+    async def run_table(self, table_id: int) -> None:
+        """Send the table's due rows, batch after batch, until none is due."""
+        for _ in range(100):  # bounded: a transport that keeps re-queueing cannot spin
+            now = self.clock.now()
+            rows = await self.store.claim_outbox(table_id, now)
+            if not rows:
+                return
+            notes = [
+                dataclasses.replace(
+                    Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
+                    in_doubt=r.state == "sending")
+                for r in rows
+            ]
+            try:
+                outcome: Mapping[int, object] = await self.notifier.deliver(notes) or {}
+            except Exception as exc:
+                log.exception("table %d: the transport failed", table_id)
+                outcome = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
+            results, failed = self._results(rows, outcome, self.clock.now())
+            await self.store.mark_outbox(results, self.clock.now())
+            for note, error in failed:
+                if self.on_failed is not None:
+                    await self.on_failed(note, error)
+            retry = [r.due_at for r in results if r.state == "pending"]
+            if retry:
+                self._wake(table_id, min(retry))
+                return
+
+    def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object],
+                 now: float) -> tuple[list[OutboxResult], list[tuple[Notification, str]]]:
+        results: list[OutboxResult] = []
+        failed: list[tuple[Notification, str]] = []
+        for row in rows:
+            what = outcome.get(row.id, "sent")
+            attempts = row.attempts + (0 if row.state == "held" else 1)
+            if isinstance(what, Retry) and attempts >= MAX_ATTEMPTS:
+                what = Failed(f"gave up after {attempts} attempts: {what.error}")
+            if isinstance(what, Retry):
+                delay = max(what.after, backoff(attempts))
+                log.info("table %d: outbox %d retried in %.0f s (%s)", row.table_id, row.id,
+                         delay, what.error)
+                results.append(OutboxResult(row.id, "pending", now + delay, what.error))
+            elif isinstance(what, Failed):
+                log.warning("table %d: outbox %d failed: %s", row.table_id, row.id,
+                            what.error)
+                results.append(OutboxResult(row.id, "failed", now, what.error))
+                failed.append((Notification.from_json(row.payload, outbox_id=row.id,
+                                                      table_id=row.table_id), what.error))
+            elif what == HELD:
+                results.append(OutboxResult(row.id, "held", row.due_at))
+            else:
+                results.append(OutboxResult(row.id, "sent", now))
+        return results, failed
+
+    def _wake(self, table_id: int, due_at: float) -> None:
+        if not self.timers:
+            return
+        old = self._handles.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        delay = max(0.0, due_at - self.clock.now())
+        loop = asyncio.get_running_loop()
+        self._handles[table_id] = loop.call_later(delay, self.kick, table_id)
