@@ -8,7 +8,16 @@ import pytest
 from engine.core.conformance import assert_refused_untouched
 from engine.core.errors import BadOptions, IllegalAction, NotYourTurn, ParseError
 from engine.quadropolis import GAME
-from engine.quadropolis.actions import MAX_TEXT, SLOTS, Discard, Place, Take, from_json, parse
+from engine.quadropolis.actions import (
+    MAX_TEXT,
+    SLOTS,
+    Discard,
+    Place,
+    QAction,
+    Take,
+    from_json,
+    parse,
+)
 from tests.engine.quadropolis.helpers import fresh
 
 
@@ -31,7 +40,7 @@ def test_typed_forms_are_read(typed: str, action: object) -> None:
 
 
 def test_every_action_text_and_json_come_back() -> None:
-    actions = [Take(n, s) for n in range(1, 6) for s in SLOTS]
+    actions: list[QAction] = [Take(n, s) for n in range(1, 6) for s in SLOTS]
     actions += [Place(r, c) for r in range(1, 5) for c in range(1, 6)] + [Discard()]
     for a in actions:
         assert parse(a.text()) == a
