@@ -3,6 +3,10 @@
 Each subcommand module adds its parser with ``add_<name>(subparsers)`` and sets
 ``func``; optional modules (``bot.simulate``, the Discord front end) are imported
 lazily so that one missing piece never breaks the others.
+
+Exit codes: 0 done; 1 ``check`` found problems; 2 usage; 3 a storage fault (the database
+cannot be opened, is not one, is corrupted, is from a newer Urbanist, or is used by
+another bot process), said in one line on stderr, never as a traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.store.health import (
+    EXIT_STORAGE,
+    StorageError,
+    hold_database,
+    require_existing,
+    table_ids_at,
+)
 from bot.store.sqlite import default_db_path
 
 # (module, function) pairs registering optional subcommands, if the module exists.
@@ -36,6 +47,8 @@ def add_local(subparsers: Any) -> None:
 def run_local_command(args: argparse.Namespace) -> int:
     from bot.console import run_local
 
+    if args.db is not None:
+        hold_database(args.db)  # one process per database file, for this one's life
     return asyncio.run(run_local(args.game, args.players, args.bots, db=args.db, seed=args.seed,
                                  locale=args.locale, stdin=sys.stdin, out=sys.stdout))
 
@@ -53,9 +66,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         source = args.db or default_db_path()
-        if not source.exists():
-            print(f"no database at {source}", file=sys.stderr)
-            return 1
+        require_existing(str(source))
         store = await SqliteStore.open(source)
         try:
             await store.backup(args.path)
@@ -79,23 +90,30 @@ def run_check(args: argparse.Namespace) -> int:
     from bot.store import SqliteStore
 
     async def main() -> int:
-        store = await SqliteStore.open(args.db or default_db_path())
+        path = str(args.db or default_db_path())
+        require_existing(path)  # check never creates a database
+        store = await SqliteStore.open(path)
         try:
+            # Every problem is listed: a bad row is one line, never the end of the check.
             problems = await store.integrity_check()
-            for problem in problems:
-                print(f"integrity: {problem}")
-            bad = len(problems)
             if not args.no_replay:
+                ids, unread = await asyncio.to_thread(table_ids_at, path)
+                problems += unread
                 service = TableService(store, MemoryNotifier())
-                tables = await store.find_tables(statuses=["running", "paused", "finished"])
-                for table in tables:
-                    report = await service.verify(table.id)
+                for table_id in ids:
+                    try:
+                        report = await service.verify(table_id)
+                    except Exception as exc:  # a corrupted row: say which, go on
+                        problems.append(f"table {table_id}: cannot be replayed: "
+                                        f"{type(exc).__name__}: {exc}")
+                        continue
                     if not report.ok:
-                        bad += 1
-                        print(f"table {table.id}: {report.problem}")
-                print(f"replayed {len(tables)} tables")
-            print("ok" if not bad else f"{bad} problems")
-            return 0 if not bad else 1
+                        problems.append(f"table {table_id}: {report.problem}")
+                print(f"replayed {len(ids)} tables")
+            for problem in problems:
+                print(problem)
+            print("ok" if not problems else f"{len(problems)} problems")
+            return 0 if not problems else 1
         finally:
             await store.close()
 
@@ -121,7 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except StorageError as fault:
+        print(f"urbanist: {fault.message}", file=sys.stderr)
+        return EXIT_STORAGE
     return result
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from bot.store.health import hold_database, probe
 from bot.store.sqlite import default_db_path
 from bot.text import Renderer
 
@@ -46,10 +48,14 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     from bot.discord.bot import BotConfig, UrbanistBot
 
+    db_path = args.db or default_db_path()
+    # One bot per database file, for this process's life; a storage fault stops it here,
+    # as one line (bot.cli prints StorageError), before it connects to Discord.
+    hold_database(db_path)
+    asyncio.run(probe(db_path))
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = UrbanistBot(BotConfig(db_path=args.db or default_db_path(),
-                                sync_commands=not args.no_sync))
+    bot = UrbanistBot(BotConfig(db_path=db_path, sync_commands=not args.no_sync))
     # discord.py's own handler would log twice next to basicConfig's.
     bot.run(token, log_handler=None)
     return 0

@@ -13,6 +13,16 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
+class NewerSchema(RuntimeError):
+    """The database was written by a newer Urbanist: this code must not touch it (its
+    migrations would be skipped and its new columns ignored or lost)."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"the database is at schema {found}, newer than this code ({known})")
+        self.found = found
+        self.known = known
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -44,9 +54,7 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) 
     current = await schema_version(conn)
     known = migrations(directory)
     if current > len(known):
-        raise RuntimeError(
-            f"the database is at schema {current}, newer than this code ({len(known)})"
-        )
+        raise NewerSchema(current, len(known))
     for migration in known[current:]:
         # The script and the version bump commit together: a crash leaves either both or
         # neither, never a half-migrated schema marked as done.
