@@ -107,6 +107,8 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia")
         turn = f"{who} to play"
         if board.actions_left is not None:
             turn += f", {board.actions_left} action{'s' if board.actions_left != 1 else ''} left"
+        if board.taking is not None:
+            turn += f", placing {board.taking[1]} from {board.taking[0]}"
         c.text((x, cy), turn, 18, HEADER_LIGHT, anchor="lm")
     if board.end_triggered and board.phase != "over":
         c.text((width - MARGIN - 4, cy), "LAST ROUND", 20, HIGHLIGHT, anchor="rm", bold=True)
