@@ -256,10 +256,27 @@ def resolve(name: str) -> Path:
     raise FileNotFoundError(f"no data set {name!r}: name one of {known} or a .json file")
 
 
-@cache
+_LATEST: dict[str, DataSet] = {}
+
+
 def load(name: str = DEFAULT) -> DataSet:
-    """Load and validate a data set by name or path (cached: data sets are immutable)."""
+    """Load and validate a data set by name or path; cached while the file is unchanged."""
     path = resolve(name)
+    stat = path.stat()
+    data = _load(name, str(path), stat.st_mtime_ns, stat.st_size)
+    _LATEST[name] = data
+    return data
+
+
+def dataset(name: str) -> DataSet:
+    """The data set a running table uses: as last loaded (games read it constantly)."""
+    data = _LATEST.get(name)
+    return data if data is not None else load(name)
+
+
+@cache
+def _load(name: str, where: str, mtime: int, size: int) -> DataSet:
+    path = Path(where)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:

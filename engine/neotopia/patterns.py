@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from engine.neotopia.data import DataSet, load, rotations
+from engine.neotopia.data import DataSet, dataset, rotations
 
 # One orientation of a pattern, relative to one of its cells: the other cells'
 # (dq, dr, colour).
@@ -19,10 +19,10 @@ Anchored = tuple[tuple[int, int, str], ...]
 
 
 @cache
-def orientations(dataset: str, card_id: str, mirror: bool
+def orientations(name: str, card_id: str, mirror: bool
                  ) -> tuple[tuple[tuple[int, int, str], ...], ...]:
     """Every distinct orientation of the card's pattern, normalised to start at (0, 0)."""
-    data = load(dataset)
+    data = dataset(name)
     pattern = data.cards[card_id].pattern
     out: list[tuple[tuple[int, int, str], ...]] = []
     seen: set[frozenset[tuple[int, int, str]]] = set()
@@ -30,7 +30,8 @@ def orientations(dataset: str, card_id: str, mirror: bool
         cells = [(*f((p[0], p[1])), p[2]) for p in pattern]
         q0, r0 = cells[0][0], cells[0][1]
         shape = tuple((q - q0, r - r0, c) for q, r, c in cells)
-        key = frozenset(shape)
+        mq, mr = min(c[0] for c in cells), min(c[1] for c in cells)
+        key = frozenset((q - mq, r - mr, c) for q, r, c in cells)
         if key not in seen:
             seen.add(key)
             out.append(shape)
@@ -38,10 +39,10 @@ def orientations(dataset: str, card_id: str, mirror: bool
 
 
 @cache
-def anchored(dataset: str, card_id: str, colour: str, mirror: bool) -> tuple[Anchored, ...]:
+def anchored(name: str, card_id: str, colour: str, mirror: bool) -> tuple[Anchored, ...]:
     """The orientations seen from a cell of ``colour``: the other cells, relative to it."""
     out: list[Anchored] = []
-    for shape in orientations(dataset, card_id, mirror):
+    for shape in orientations(name, card_id, mirror):
         for q0, r0, c0 in shape:
             if c0 != colour:
                 continue

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.neotopia.data import DataSet, load
+from engine.neotopia.data import DataSet, dataset
 
 # What a seat is deciding now (template keys of ``Pending``).
 STAGES = ("start", "turn", "place", "build", "subsidy", "automation", "initiative",
@@ -64,7 +64,7 @@ class NeotopiaState:
 
     @property
     def data(self) -> DataSet:
-        return load(str(self.options["dataset"]))
+        return dataset(str(self.options["dataset"]))
 
     @property
     def over(self) -> bool:
