@@ -1,0 +1,183 @@
+"""Every sentence about Neotopia comes from templates/<locale>/neotopia/, in en and fr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+
+from engine.core.play import playout
+from engine.core.protocol import Action
+from engine.core.rng import Rng
+from engine.neotopia import GAME
+from engine.neotopia.scoring import lines
+from engine.neotopia.state import NeotopiaState
+from tests.engine.neotopia.helpers import act, position
+
+ROOT = Path(__file__).resolve().parents[3] / "templates"
+LOCALES = ("en", "fr")
+NAMES = ["Alice", "Bruno", "Chloé", "Dmitri"]
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(ROOT)),
+    undefined=jinja2.StrictUndefined,
+    autoescape=False,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+ENV.filters["when"] = str
+ALL_KINDS = {"start_placed", "drew", "drew_card", "placed", "token_taken", "refilled",
+             "refill_failed", "tile_turned", "end_triggered", "built", "bonus_used",
+             "actions_lost", "turn", "turn_ended", "game_over"}
+
+
+def say(locale: str, kind: str, data: dict[str, Any]) -> str:
+    context = {**data, "data": data, "names": NAMES, "locale": locale, "event": kind}
+    return ENV.get_template(f"{locale}/neotopia/event_{kind}.txt").render(context).strip()
+
+
+def played_events() -> tuple[list[dict[str, Any]], list[NeotopiaState]]:
+    events: list[dict[str, Any]] = []
+    ends = []
+    for seats in (2, 3, 4):
+        for seed in range(2):
+            state = GAME.setup(seats, {}, seed)
+            rng = Rng.from_seed(seed)
+            players = [GAME.ai("greedy" if i % 2 else "random") for i in range(seats)]
+
+            def choose(st: NeotopiaState, seat: int, rng: Rng = rng,
+                       players: list[Any] = players) -> Action:
+                chosen: Action = players[seat].choose(st, seat, rng)
+                return chosen
+
+            playout(GAME, state, choose,
+                    on_apply=lambda seat, action, evs: events.extend(e.to_json() for e in evs))
+            ends.append(state)
+    return events, ends
+
+
+EVENTS, ENDS = played_events()
+RARE = [
+    {"kind": "refill_failed", "data": {"manufacture": "FD"}},
+    {"kind": "actions_lost", "data": {"seat": 1, "count": 2}},
+    {"kind": "game_over", "data": {"reason": "stall", "totals": [40, 40, 12],
+                                   "winners": [0, 1], "group_points": []}},
+    {"kind": "tile_turned", "data": {"tile": "P12", "back": ["R", "G", "P", "B"],
+                                     "elements": ["R"], "to": "centre"}},
+    {"kind": "placed", "data": {"seat": 2, "colour": "P", "source": "reserve", "cell": "D11",
+                                "region": "desert", "bonus": "private_initiative"}},
+    {"kind": "placed", "data": {"seat": 2, "colour": "B", "source": "FD", "cell": "F37",
+                                "region": "forest", "bonus": "building_permits"}},
+]
+
+
+def test_games_produce_the_usual_event_kinds() -> None:
+    kinds = {e["kind"] for e in EVENTS}
+    assert kinds >= ALL_KINDS - {"refill_failed", "actions_lost"}
+    assert kinds <= ALL_KINDS
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_event_renders_with_the_actors_name(locale: str) -> None:
+    for event in EVENTS + RARE:
+        text = say(locale, event["kind"], event["data"])
+        assert text and "None" not in text and "{" not in text and "_" not in text
+        if "seat" in event["data"] and event.get("to") is None:
+            assert NAMES[event["data"]["seat"]] in text
+
+
+def test_sentences() -> None:
+    built = {"seat": 3, "card": "C44", "type": "PG", "region": "desert", "cell": "D11",
+             "points": 4, "score": 4}
+    assert say("en", "built", built) == (
+        "Dmitri built project C44 in the desert region for 4 points (desert track: 4).")
+    assert say("fr", "built", built) == (
+        "Dmitri a construit le projet C44 dans la région désertique et marque 4 points "
+        "(piste désertique : 4).")
+    moved = {"seat": 0, "colour": "P", "source": "FD", "cell": "D11", "region": "desert",
+             "bonus": None}
+    assert say("en", "placed", moved) == (
+        "Alice moved a purple element from manufacture FD to D11 (desert).")
+    token = {"seat": 1, "bonus": "automation", "region": "forest", "threshold": 7,
+             "how": "track"}
+    assert say("fr", "token_taken", token) == (
+        "Bruno atteint 7 sur la piste forestière et prend un jeton Automatisation.")
+    assert say("en", "drew", {"seat": 2, "source": "deck", "card": None}) == (
+        "Chloé drew a project from the deck.")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_score_lines_render_for_every_key(locale: str) -> None:
+    template = ENV.get_template(f"{locale}/neotopia/score_line.txt")
+    for st in ENDS:
+        for seat in range(st.seats):
+            for line in lines(st, seat):
+                text = template.render(line={"key": line.key, "points": line.points,
+                                             "detail": dict(line.detail)})
+                assert text and text != line.key and "None" not in text and "_" not in text
+
+
+def your_turn(locale: str, st: NeotopiaState, seat: int) -> str:
+    context = {
+        "table_id": 7, "name": NAMES[seat], "seat": seat, "view": GAME.view(st, seat),
+        "decision": GAME.pending(st).waiting[seat],
+        "options": [{"text": a.text()} for a in GAME.legal_actions(st, seat)],
+        "deadline": None, "locale": locale,
+    }
+    return ENV.get_template(f"{locale}/neotopia/your_turn.txt").render(context)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_your_turn_explains_each_decision(locale: str) -> None:
+    st = GAME.setup(4, {}, 3)
+    seat = st.current
+    assert "D00" in your_turn(locale, st, seat)
+    st = position(4, active=0, board={"A00": "B", "A01": "R", "A02": "G", "A03": "G",
+                                       "A10": "G"},
+                  manufactures={"DA": ["G", "R"], "AF": ["B"], "FD": ["P"]},
+                  hands={0: ["C06"]}, tokens={0: ["subsidy"]})
+    texts = {}
+    texts["turn"] = your_turn(locale, st, 0)
+    act(st, 0, "DA:G")
+    texts["place"] = your_turn(locale, st, 0)
+    act(st, 0, "A09")
+    texts["build"] = your_turn(locale, st, 0)
+    act(st, 0, "build C06")
+    act(st, 0, "use subsidy")
+    texts["subsidy"] = your_turn(locale, st, 0)
+    assert "FD:P" in texts["turn"] and "C06" in texts["turn"] and "`draw deck`" in texts["turn"]
+    assert "`A09`" in texts["place"] and "back" in texts["place"]
+    assert "build C44" in texts["build"] and "`build C06`" in texts["build"]
+    assert "draw deck" in texts["subsidy"]
+    for text in texts.values():
+        assert NAMES[0] in text and "None" not in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_refusal_gives_the_reason(locale: str) -> None:
+    context = {"typed": "D30", "message": "D30 is not possible now.",
+               "options": [{"text": "D01"}], "locale": locale}
+    text = ENV.get_template(f"{locale}/neotopia/refusal_illegal.txt").render(context)
+    assert "`D30`" in text and "not possible now" in text and "`D01`" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_text_view(locale: str) -> None:
+    st = position(4, active=1, board={"D00": "R", "D01": "B"}, tokens={2: ["automation"]})
+    text = ENV.get_template(f"{locale}/neotopia/view.txt").render(
+        {"view": GAME.view(st, 1), "locale": locale})
+    assert "D00 R, D01 B" in text and "FD" in text and "draw deck" in text
+    assert "None" not in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rules_say_how_to_type_every_action_and_that_the_set_is_a_house_set(
+        locale: str) -> None:
+    text = (ROOT / locale / "discord" / "rules_neotopia.txt").read_text(encoding="utf-8")
+    for form in ("`draw C10`", "`draw deck`", "`FD:P`", "`D11`", "`back`", "`build C44`",
+                 "`build none`", "`use subsidy`", "`use automation`", "`use initiative`",
+                 "`use permits`", "`end`"):
+        assert form in text
+    assert ("house set" if locale == "en" else "jeu maison") in text
+    assert len(text) < 2000
