@@ -173,7 +173,7 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
     """Read a typed action (not yet checked against the rules)."""
     if len(text) > MAX_TEXT:
         raise ParseError(f"That is {len(text)} characters long; an action is at most "
-                         f"{MAX_TEXT}.", length=len(text), limit=MAX_TEXT)
+                         f"{MAX_TEXT}.", code="too_long", length=len(text), limit=MAX_TEXT)
     words = text.replace(":", " : ").replace(">", " ").split()
     if not words:
         raise ParseError(f"Nothing to read. Write {FORMS_HELP}.")

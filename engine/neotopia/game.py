@@ -51,8 +51,8 @@ class NeotopiaGame:
             if not options:
                 raise
             sample = ", ".join(options[:8]) + (", ..." if len(options) > 8 else "")
-            raise ParseError(f"{error.message} Legal now: {sample}", legal=options,
-                             **dict(error.params)) from None
+            raise ParseError(f"{error.message} Legal now: {sample}", code=error.code,
+                             legal=options, **dict(error.params)) from None
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         return action_from_json(data)

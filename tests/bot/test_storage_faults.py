@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.health import EXIT_STORAGE
+from bot.store import SqliteStore
+from bot.store.health import EXIT_STORAGE, JOURNAL_SIZE_LIMIT
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 120  # seconds before a command counts as hung; each takes about one
@@ -193,3 +194,35 @@ def test_backup_copies_and_empties_the_write_ahead_log(healthy: Path, tmp_path: 
     with sqlite3.connect(copy) as conn:
         assert conn.execute("SELECT count(*) FROM ballast").fetchone() == (200,)
     conn.close()
+
+
+def _burst(conn: sqlite3.Connection, rows: int, size: int) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("CREATE TABLE IF NOT EXISTS ballast (x BLOB)")
+    conn.executemany("INSERT INTO ballast VALUES (zeroblob(?))", [(size,)] * rows)
+    conn.execute("COMMIT")
+
+
+async def test_the_write_ahead_log_shrinks_back_after_a_long_reader(tmp_path: Path) -> None:
+    # A reader (a backup, a check) holds its snapshot while the bot writes 20 MB: no
+    # checkpoint can finish and the log grows. Once the reader is gone, the store's
+    # next checkpoints bring the file back under the limit instead of keeping its peak.
+    db = tmp_path / "urbanist.sqlite3"
+    wal = Path(f"{db}-wal")
+    store = await SqliteStore.open(db)
+    try:
+        reader = sqlite3.connect(db, isolation_level=None)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM tables").fetchone()
+        await store._run(_burst, 5000, 4000)
+        peak = wal.stat().st_size
+        assert peak > 2 * JOURNAL_SIZE_LIMIT
+        reader.execute("COMMIT")
+        reader.close()
+        for _ in range(20):
+            await store._run(_burst, 1, 10)
+            if wal.stat().st_size <= JOURNAL_SIZE_LIMIT:
+                break
+        assert wal.stat().st_size <= JOURNAL_SIZE_LIMIT
+    finally:
+        await store.close()
