@@ -205,7 +205,9 @@ def refuse_place(
     where = action.text()
     seat = int(state.taken["seat"]) if state.taken else -1
     options = [a.text() for a in legal_placements(state, seat)]
-    params: dict[str, Any] = {"space": where, "architect": architect, "options": options}
+    params: dict[str, Any] = {
+        "space": where, "architect": architect, "options": options, "mode": state.mode,
+    }
     if why == "off_city":
         board = state.board
         return IllegalAction(

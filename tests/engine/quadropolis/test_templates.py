@@ -1,0 +1,120 @@
+"""Every Quadropolis event, prompt, view, score line and refusal has a sentence in English
+and French that renders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.text import Renderer
+from engine.core.errors import IllegalAction
+from engine.core.rng import Rng
+from engine.quadropolis import GAME
+from engine.quadropolis.actions import Place, Take
+from tests.engine.quadropolis.helpers import fresh, on_site, tile_id
+
+ROOT = Path(__file__).resolve().parents[3] / "templates"
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+LOCALES = ["en", "fr"]
+
+
+def collect(seats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    state = GAME.setup(seats, options, seed)
+    rng = Rng.from_seed(seed)
+    ais = [GAME.ai("greedy" if s % 2 else "random") for s in range(seats)]
+    events: list[Any] = []
+    prompts: dict[str, dict[str, Any]] = {}
+    views: list[dict[str, Any]] = [GAME.view(state, None)]
+    while GAME.outcome(state) is None:
+        seat = state.to_play
+        assert seat is not None
+        kind = GAME.pending(state).waiting[seat]
+        prompts.setdefault(kind, {"decision": kind, "seat": seat,
+                                  "view": GAME.view(state, seat)})
+        events += GAME.apply(state, seat, ais[seat].choose(state, seat, rng))
+        if len(events) % 40 == 0:
+            views.append(GAME.view(state, seat))
+    views.append(GAME.view(state, None))
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    return {"events": events, "prompts": list(prompts.values()), "views": views,
+            "outcome": outcome.to_json()}
+
+
+GAMES = [collect(4, 3, {}), collect(2, 4, {"mode": "expert", "squares": True}),
+         collect(3, 5, {"mode": "expert"})]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_event_renders(locale: str) -> None:
+    env = Renderer(ROOT).env
+    kinds = set()
+    for game in GAMES:
+        for e in game["events"]:
+            kinds.add(e.kind)
+            ctx = {"names": NAMES, "locale": locale, **e.data}
+            text = env.get_template(f"{locale}/quadropolis/event_{e.kind}.txt").render(ctx)
+            assert text.strip() and "{{" not in text and "None" not in text
+    assert {"took", "placed", "discarded", "round", "round_end", "game_over"} <= kinds
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_prompts_and_views_render(locale: str) -> None:
+    env = Renderer(ROOT).env
+    for game in GAMES:
+        for ctx in game["prompts"]:
+            full = {**ctx, "table_id": 1, "name": "Ann", "game": "quadropolis",
+                    "deadline": None, "options": [], "locale": locale, "names": NAMES}
+            text = env.get_template(f"{locale}/quadropolis/your_turn.txt").render(full)
+            if ctx["decision"] == "take":
+                assert "3@L4" in text
+            else:
+                assert all(o in text for o in ctx["view"]["taken"]["options"])
+        for view in game["views"]:
+            text = env.get_template(f"{locale}/quadropolis/view.txt").render(
+                {"view": view, "locale": locale, "options": []})
+            assert "r5" in text and "None" not in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_score_lines_render(locale: str) -> None:
+    env = Renderer(ROOT).env
+    for game in GAMES:
+        for standing in game["outcome"]["standings"]:
+            for line in standing["lines"]:
+                text = env.get_template(f"{locale}/quadropolis/score_line.txt").render(
+                    {"line": line, "locale": locale})
+                assert text.strip() and line["key"] not in ("", None)
+                assert "_" not in text  # every key has its words
+
+
+def _refusal(code_action: tuple[str, Any]) -> IllegalAction:
+    state = fresh(4, seed=21)
+    seat = state.to_play
+    assert seat is not None
+    on_site(state, 1, 1, tile_id("factory"))
+    GAME.apply(state, seat, Take(1, "T1"))
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, seat, code_action[1])
+    assert err.value.code == code_action[0]
+    return err.value
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_refusal_explains_the_rule_from_the_engine_code(locale: str) -> None:
+    error = _refusal(("not_in_line", Place(4, 4)))
+    ctx = {"typed": "r4c4", "message": error.message, "reason": error.code,
+           "reason_params": dict(error.params), "options": [], "locale": locale}
+    env = Renderer(ROOT).env
+    text = env.get_template(f"{locale}/quadropolis/refusal_illegal.txt").render(ctx)
+    wanted = {"en": "row 1 or column 1", "fr": "ligne 1 ou la colonne 1"}[locale]
+    assert wanted in text and "r1c2" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_rules_name_every_text_form(locale: str) -> None:
+    text = (ROOT / locale / "discord" / "rules_quadropolis.txt").read_text(encoding="utf-8")
+    for form in ("3@L4", "r2c3", "discard" if locale == "en" else "défausser"):
+        assert form in text
