@@ -137,8 +137,8 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
             y += 84
         y += 6
     if board.mayor is not None:
-        c.text((x, y), "Mayor: starts next round" if not board.over else "Mayor", 16, MUTED,
-               anchor="lm", bold=True)
+        title = "Mayor: first next round" if not board.over else "Mayor"
+        c.text((x, y), clip_text(title, width, 16, bold=True), 16, MUTED, anchor="lm", bold=True)
         y += 25
         name_line(c, board, board.players[board.mayor], x, y, width, 17)
         y += 34

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas
+from engine.quadropolis.render.canvas import Box, Canvas, text_width
 from engine.quadropolis.render.model import Allocation, Board, Placed, Player
 from engine.quadropolis.render.palette import (
     DISTRICT_TINT,
@@ -149,21 +149,31 @@ def _placed(c: Canvas, box: Box, placed: Placed) -> None:
         c.d.line([(x0 + k, y0 + k), (x1 - k, y1 - k)], fill=INK, width=max(3, w // 16))
         c.d.line([(x0 + k, y1 - k), (x1 - k, y0 + k)], fill=INK, width=max(3, w // 16))
         return
-    items = ["inhabitants"] * placed.inhabitants + ["energy"] * placed.energy
-    if not items:
+    counts = [(k, n) for k, n in (("inhabitants", placed.inhabitants),
+                                  ("energy", placed.energy)) if n]
+    if not counts:
         return
     icon = max(14, int(w * 0.24))
     step = icon * 0.8
-    strip_w = min(w - 6, step * len(items) + 6)
-    sy0 = y1 - icon - 6
-    c.d.rounded_rectangle((x0 + 3, sy0, x0 + 3 + strip_w, y1 - 3), radius=4, fill=WHITE,
-                          outline=INK)
-    fit = max(1, int((strip_w - 6) // step))
-    shown = items if len(items) <= fit else items[: fit - 1]
-    x = x0 + 6 + step / 2
-    for kind in shown:
-        icons.resource(c, kind, x, (sy0 + y1 - 3) / 2, icon * 0.9)
-        x += step
-    if len(shown) < len(items):
-        c.text((x, (sy0 + y1 - 3) / 2), f"+{len(items) - len(shown)}", 15, INK, anchor="mm",
-               bold=True)
+    total = sum(n for _, n in counts)
+    cy = y1 - 3 - (icon + 3) / 2
+    if step * total + 6 <= w - 6:
+        # Few enough to draw one icon each.
+        c.d.rounded_rectangle((x0 + 3, y1 - icon - 6, x0 + 9 + step * total, y1 - 3), radius=4,
+                              fill=WHITE, outline=INK)
+        x = x0 + 6 + step / 2
+        for kind, n in counts:
+            for _ in range(n):
+                icons.resource(c, kind, x, cy, icon * 0.9)
+                x += step
+        return
+    # Otherwise one icon per kind with its count, so that every kind stays visible.
+    size = max(15, int(icon * 0.8))
+    widths = [step + text_width(f"{n}", size, bold=True) + 4 for _, n in counts]
+    c.d.rounded_rectangle((x0 + 3, y1 - icon - 6, x0 + 9 + sum(widths), y1 - 3), radius=4,
+                          fill=WHITE, outline=INK)
+    x = x0 + 6
+    for (kind, n), wk in zip(counts, widths, strict=True):
+        icons.resource(c, kind, x + step / 2, cy, icon * 0.9)
+        c.text((x + step, cy), str(n), size, INK, anchor="lm", bold=True)
+        x += wk

@@ -124,20 +124,22 @@ def badge(
 
 
 def architect(
-    c: Canvas, cx: float, cy: float, size: float, number: int, color: str | None
+    c: Canvas, cx: float, cy: float, size: float, number: int, color: str | None, *,
+    letter: bool = True,
 ) -> None:
-    """An architect: a rounded block with its number; the owner's colour and letter, or
-    grey for the expert mode's shared pool."""
+    """An architect: a rounded block with its number, in the colour of its player with
+    that player's letter below the number (``letter=False`` where the owner is obvious,
+    as in the player's own panel), or grey for the expert mode's shared pool."""
     h = size / 2
-    w = size * 0.42
+    w = size * 0.44
     fill = player_fill(color) if color is not None else (150, 150, 150)
     ink = readable_on(fill)
     c.d.rounded_rectangle((cx - w, cy - h, cx + w, cy + h), radius=max(3, int(size / 6)),
                           fill=fill, outline=INK, width=max(1, int(size / 16)))
-    if color is None:
-        c.text((cx, cy), str(number), max(10, int(size * 0.62)), ink, anchor="mm", bold=True)
+    if color is None or not letter:
+        c.text((cx, cy), str(number), max(12, int(size * 0.6)), ink, anchor="mm", bold=True)
         return
-    c.text((cx, cy - h * 0.36), str(number), max(10, int(size * 0.5)), ink, anchor="mm",
+    c.text((cx, cy - h * 0.34), str(number), max(12, int(size * 0.48)), ink, anchor="mm",
            bold=True)
-    c.text((cx, cy + h * 0.5), player_letter(color), max(9, int(size * 0.32)), ink, anchor="mm",
-           bold=True)
+    c.text((cx, cy + h * 0.5), player_letter(color), max(12, int(size * 0.36)), ink,
+           anchor="mm", bold=True)

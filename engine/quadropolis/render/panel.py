@@ -77,7 +77,7 @@ def counts(c: Canvas, p: Player, x: int, cy: int, *, show_architects: bool, size
     if show_architects:
         if p.architects:
             for n in p.architects:
-                icons.architect(c, x + 12, cy, 30, n, p.color)
+                icons.architect(c, x + 12, cy, 30, n, p.color, letter=False)
                 x += 27
         else:
             x += c.text((x, cy), "all architects played", 15, MUTED, anchor="lm")

@@ -112,7 +112,7 @@ def _city_panel(c: Canvas, board: Board, me: Player, lay: PrivateLayout) -> None
             ax = x1 - 12 - len(held) * 32
             c.text((ax - 8, cy), label, 16, MUTED, anchor="rm")
             for n in held:
-                icons.architect(c, ax + 15, cy, 36, n, me.color)
+                icons.architect(c, ax + 15, cy, 36, n, me.color, letter=False)
                 ax += 32
     draw_city(c, board, me, lay.city, details=True)
 

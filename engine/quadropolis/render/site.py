@@ -61,7 +61,7 @@ class SiteLayout:
 
 def site_layout(x: int, y: int, pitch: int) -> SiteLayout:
     """The site with its outer corner at (x, y)."""
-    band = max(34, int(pitch * 0.5))
+    band = max(40, int(pitch * 0.58))
     return SiteLayout(x + band, y + band, pitch, band)
 
 
@@ -87,7 +87,7 @@ def draw_site(c: Canvas, board: Board, lay: SiteLayout) -> None:
         icons.urbanist(c, (bx0 + bx1) / 2, (by0 + by1) / 2, (by1 - by0) * 0.7)
     taken = {(a.side, a.index) for a in board.architects}
     blocked = _blocked(board)
-    token = lay.band * 0.84
+    token = lay.band * 0.88
     for side in ("top", "right", "bottom", "left"):
         for i in range(SITE_SIZE):
             cx, cy = lay.slot_center(side, i)

@@ -155,7 +155,7 @@ def draw_tile(
         tag = "sq"
         c.d.rounded_rectangle((x0 + 3, y0 + 3, x0 + 5 + icon * 1.3, y0 + 5 + icon * 0.9),
                               radius=3, fill=WHITE, outline=INK)
-        c.text((x0 + 4 + icon * 0.65, y0 + 4 + icon * 0.45), tag, max(10, int(icon * 0.7)), INK,
+        c.text((x0 + 4 + icon * 0.65, y0 + 4 + icon * 0.45), tag, max(13, int(icon * 0.7)), INK,
                anchor="mm", bold=True)
 
 
