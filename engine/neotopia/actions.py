@@ -203,7 +203,7 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
                          f"initiative or permits.")
     if len(low) == 1 and head in BONUS_WORDS:
         return UseBonus(BONUS_WORDS[head])
-    if len(low) <= 2 and head in ("end", "fin") and (len(low) == 1 or low[1] in ("turn", "tour")):
+    if head in ("end", "fin") and low[1:] in ([], ["turn"], ["tour"], ["du", "tour"]):
         return EndTurn()
     if len(low) == 1 and head in ("back", "retour", "undo"):
         return Back()
