@@ -12,10 +12,19 @@ from typing import Any
 import discord
 import simcord
 from simfixtures import *  # noqa: F403 (the fixtures)
-from simtable import DAY, World, custom_ids, label, selects, simcord_marker, texts_of
+from simtable import (
+    DAY,
+    World,
+    custom_ids,
+    label,
+    open_table,
+    selects,
+    simcord_marker,
+    texts_of,
+)
 
 from bot.service import TableInfo
-from engine.quadropolis.render import render_board, render_final
+from engine.quadropolis.render import render_board, render_final, render_private
 
 pytestmark = simcord_marker
 
@@ -58,8 +67,11 @@ async def test_a_whole_quadropolis_table_for_four(world: World) -> None:
     table = info.id
     # The seat to play got a DM: its private image and a menu for this table.
     (first,) = info.waiting
-    dm = world.menu_dm(world.member_of(info.seats[first].user_id))
+    member = world.member_of(info.seats[first].user_id)
+    dm = world.menu_dm(member)
     assert [a.filename for a in dm.attachments] == [f"hand-{table}.png"]
+    seat_view = await world.service.view(table, world.actor(member))
+    assert await dm.attachments[0].read() == render_private(seat_view, names=info.names)
 
     rng = random.Random(8)
     counts = {"menu": 0, "typed": 0, "refused": 0, "timeout": 0, "grouped": 0}
@@ -173,3 +185,35 @@ async def test_a_whole_quadropolis_table_for_four(world: World) -> None:
     log = await world.service.log(table)
     assert {e.source for e in log} >= {"timeout"} and all(e.text for e in log)
     assert texts_of(world.channel.history(viewer=sam))
+
+
+async def test_an_expert_table_with_squares_and_bots(world: World) -> None:
+    """The expert mode's shared architects 1-5 make up to 100 takes: the DM offers the
+    architect first, then the slot; two AI seats play their turns on their own."""
+    info = await open_table(world, "quadropolis", humans=2, bots=2,
+                            options="mode=expert squares=true")
+    table = info.id
+    assert info.options == {"mode": "expert", "squares": True}
+    await world.people[0].click(world.status_message(table), custom_id=f"urb:l:start:{table}")
+    rng = random.Random(3)
+    widest = 0
+    for _ in range(300):
+        current = await world.service.info(table)
+        if current.status != "running":
+            break
+        humans = [s for s in sorted(current.waiting) if not current.seats[s].is_bot]
+        assert humans, "the table waits for nobody"
+        member = world.member_of(current.seats[humans[0]].user_id)
+        assert_menu_within_limits(world.menu_dm(member), table)
+        prompt = await world.service.prompt(table, world.actor(member))
+        widest = max(widest, len(prompt.options))
+        await world.play_by_dm(table, member, choose=rng.choice)
+        assert (await world.service.info(table)).version > current.version
+    final = await world.service.info(table)
+    assert final.status == "finished" and final.outcome is not None
+    assert widest > 25  # the grouped menu was needed, and the game still went through
+    public = await world.service.view(table, None)
+    assert public["mode"] == "expert" and public["rounds"] == 5
+    scores = next(a for m in world.channel_messages() for a in m.attachments
+                  if a.filename == f"scores-{table}.png")
+    assert await scores.read() == render_final(public, final.outcome, names=final.names)
