@@ -77,6 +77,7 @@ The shape is fixed; later versions only add keys. All lists are in a stable orde
       "deck_size": 37,
       "players": [
         {"seat": 0, "colour": "R", "first_player": true,
+         "character": {"colour": "R", "name": "red", "rgb": [200, 52, 44]},  # character card
          "hand_size": 3,
          "hand": [CARD, ...] | null,       # only in the viewer's own entry, else null
          "tokens": ["automation"],         # bonus tokens held (face up), not yet used
@@ -231,6 +232,8 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
         "deck_size": len(st.deck),
         "players": [
             {"seat": s, "colour": st.colour_of(s), "first_player": s == st.first,
+             "character": {"colour": st.colour_of(s), "name": data.colours[s].name,
+                           "rgb": _rgb(data, st.colour_of(s))},
              "hand_size": len(st.hands[s]),
              "hand": [card_json(data, c) for c in st.hands[s]] if s == seat else None,
              "tokens": list(st.tokens[s]), "tokens_used": list(st.used_tokens[s]),
