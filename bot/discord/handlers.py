@@ -69,8 +69,13 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
         now = await fe.service.prompt(table, actor)
     except Refused:
         now = None
-    if now is not None and now.decision == "changeable" and now.options:
-        chosen += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
+    # The decision goes on in this message when it is a pick that may still change, or
+    # the same decision continuing (a refill's next step); a new decision comes in a
+    # new private message, so this one keeps no buttons.
+    if now is not None and now.options and (now.decision == "changeable"
+                                            or now.version <= version):
+        if now.decision == "changeable":
+            chosen += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
         view = fe.menu(table, now.version, now.options, locale)
     before = interaction.message.content if interaction.message else ""
     content = truncate(f"{before}\n\n{chosen}" if before else chosen)

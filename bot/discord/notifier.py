@@ -19,7 +19,6 @@ again.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections import defaultdict
@@ -65,7 +64,7 @@ def classify(exc: BaseException) -> Retry | Failed:
         if exc.status >= 500:
             return Retry(0.0, f"{exc.status} {exc.text}")
         return Failed(f"{exc.status} (code {exc.code}) {exc.text}")
-    if isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError):
+    if isinstance(exc, aiohttp.ClientError | TimeoutError | OSError):
         return Retry(0.0, repr(exc))
     return Failed(repr(exc))
 
@@ -104,6 +103,12 @@ class DiscordNotifier:
             if n.seat is not None:
                 private[n.seat].append(n)
         for seat, seat_notes in private.items():
+            if all(n.defer for n in seat_notes):
+                # Private news of a round going on: it goes with the seat's next decision,
+                # and is moot once the game is over (the final post tells the rest).
+                moot = info.status != "running"
+                results.update({n.outbox_id: "sent" if moot else HELD for n in seat_notes})
+                continue
             outcome = await self._deliver_private(info, channel, seat, seat_notes)
             results.update({n.outbox_id: outcome for n in seat_notes})
         await self._close_menus(info)
@@ -116,7 +121,8 @@ class DiscordNotifier:
         if channel is None:
             return {}  # a table without a channel (or one the bot lost): nothing to post
         if all(n.defer for n in notes):
-            # The round goes on: its news waits for the round's end, to be told in one post.
+            # The round goes on: what the channel reads of it waits for the round's end,
+            # to be told in one post and one status edit.
             return {n.outbox_id: HELD for n in notes}
         results: dict[int, Delivery] = {}
         news = [n for n in notes if not (n.slot == "status" and n.template in STATUS_ONLY)]
@@ -147,7 +153,9 @@ class DiscordNotifier:
                     scores = n
         files: list[images.Image] = []
         digest: str | None = None
-        if board is not None:
+        # The board goes with news, never alone: a post per board change would spend the
+        # round's budget on pictures.
+        if board is not None and any(t.strip() for t in texts):
             image = await self.fe.image_for(info.game, FileSpec("board"),
                                             board.context.get("view"), info)
             digest = None if image is None else hashlib.sha256(image.data).hexdigest()
@@ -205,8 +213,7 @@ class DiscordNotifier:
             await self.pacer.wait(getattr(channel, "id", None))
             try:
                 sent = await channel.send(part, **kwargs)
-            except (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError,
-                    OSError) as exc:
+            except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 raise Undeliverable(classify(exc)) from exc
         return sent
 

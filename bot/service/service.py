@@ -11,6 +11,7 @@ Rules of the house:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -538,10 +539,8 @@ class TableService:
         seat is marked unreachable and told in the channel (once) to use ``/hand``."""
         if failed.seat is None or failed.user_id is None:
             return
-        try:
+        with contextlib.suppress(Refused):  # the table is gone: nobody to tell
             await self.set_dm_reachable(failed.table_id, failed.user_id, False)
-        except Refused:
-            pass
 
     async def set_status_message(self, table_id: int, channel_id: str | None,
                                  message_id: str | None) -> None:
@@ -722,6 +721,7 @@ class TableService:
         game, state, old = live.game, live.state, live.record
         before_pending = game.pending(state)
         before = decision_keys(game, state)
+        round_before = self._round(live)
         events = game.apply(state, seat, action)
         try:
             now = self.clock.now()
@@ -745,7 +745,6 @@ class TableService:
             )
             entry = ActionRecord(old.id, version, seat, dict(action.to_json()), source, now,
                                  actor_id, public_text, public_events)
-            round_before = self._round(live)
 
             def notes(t: LiveTable) -> Notes:
                 made = self._notes_after(t, seat, source, public_text, events, before, after,
@@ -782,11 +781,6 @@ class TableService:
             news.append(event_note)
         if live.record.status == "finished":
             return present([*news, compose.game_over(live)])
-        # Public news of a round still going on may wait for the round's end, so that a
-        # round is told in one post.
-        if round_before is not None and self._round(live) == round_before:
-            news = [dataclasses.replace(n, defer=True) if n is not None and n.seat is None
-                    else n for n in news]
         notes = list(news)
         if after.get(seat) == CHANGEABLE and source == "player":
             prompt = compose.prompt_for(live, seat)
@@ -796,6 +790,16 @@ class TableService:
                                                          "quiet": True}))
         fresh = {s for s in after if live.seats[s].prompt_version == live.record.version}
         notes += self._prompts(live, after, fresh=fresh)
+        # What a round still going on tells (the table's news, who is awaited, a seat's
+        # private news) may wait for the round's end or for the seat's next decision,
+        # so that a round costs one post, one status edit and one DM per decision. A
+        # decision itself never waits.
+        # A late seat played by the AI is told at once: the table should know.
+        if (round_before is not None and self._round(live) == round_before
+                and source not in ("timeout", "admin")):
+            notes = [dataclasses.replace(n, defer=True)
+                     if n is not None and (n.seat is None or n.template.startswith("event_"))
+                     else n for n in notes]
         return present(notes)
 
     @staticmethod
