@@ -9,6 +9,7 @@ first the element (``FD:P``: the purple element of manufacture FD), then the cel
 - ``FD:P`` take an element: manufacture id, ``:``, colour (R red, G green, P purple,
   B blue; ``FD P`` and ``FD:purple`` work too); ``reserve:P`` for Private Initiative;
 - ``D11`` put the element taken on cell D11 (region letter + cell number);
+- ``FD:P>D11`` both steps at once, when typing (menus show the two steps);
 - ``build C44`` build a project just completed, ``build none`` build nothing;
 - ``use subsidy`` / ``use automation`` / ``use initiative`` / ``use permits`` spend a
   bonus token (``utiliser subvention``, ``automatisation``, ``initiative``, ``permis``);
@@ -47,7 +48,7 @@ COLOUR_WORDS: Final[dict[str, str]] = {
     "violet": "P", "blue": "B", "bleu": "B",
 }
 FORMS_HELP: Final = (
-    "draw C10, draw deck, FD:P (take an element), D11 (the cell), build C44, "
+    "draw C10, draw deck, FD:P (take an element), D11 (the cell), FD:P>D11, build C44, "
     "build none, use subsidy|automation|initiative|permits, end, back"
 )
 
@@ -77,6 +78,23 @@ class Take:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take", "source": self.source, "colour": self.colour}
+
+
+@dataclass(frozen=True)
+class Move:
+    """Both steps of a move typed at once (``FD:P>D11``): a shortcut for typing, never
+    listed among the legal actions (menus offer the two steps)."""
+
+    source: str
+    colour: str
+    cell: str
+
+    def text(self) -> str:
+        return f"{self.source}:{self.colour}>{self.cell}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "move", "source": self.source, "colour": self.colour,
+                "cell": self.cell}
 
 
 @dataclass(frozen=True)
@@ -134,7 +152,7 @@ class Back:
         return {"type": "back"}
 
 
-NeoAction = Draw | Take | Place | Build | UseBonus | EndTurn | Back
+NeoAction = Draw | Take | Move | Place | Build | UseBonus | EndTurn | Back
 
 
 def action_from_json(data: Mapping[str, Any]) -> NeoAction:
@@ -144,6 +162,8 @@ def action_from_json(data: Mapping[str, Any]) -> NeoAction:
             return Draw(_opt_str(data["card"]))
         if kind == "take":
             return Take(_str(data["source"]), _str(data["colour"]))
+        if kind == "move":
+            return Move(_str(data["source"]), _str(data["colour"]), _str(data["cell"]))
         if kind == "place":
             return Place(_str(data["cell"]))
         if kind == "build":
@@ -218,6 +238,12 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
     if words[0].upper() in sources and len(rest) == 1:
         colour = _colour(rest[0], data)
         return Take(sources[words[0].upper()], colour)
+    if words[0].upper() in sources and len(rest) == 2:
+        colour = _colour(rest[0], data)
+        if rest[1].upper() not in cells:
+            raise ParseError(f"{rest[1]!r} is not a cell: write the region letter and the "
+                             f"number, as D11.")
+        return Move(sources[words[0].upper()], colour, cells[rest[1].upper()])
     if words[0].upper() in sources:
         raise ParseError(f"Say which colour to take from {words[0].upper()}, as in "
                          f"{words[0].upper()}:P.")

@@ -11,9 +11,9 @@ from typing import Any
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.protocol import Action, Event
 from engine.neotopia import patterns
-from engine.neotopia.actions import Back, Build, Draw, EndTurn, Place, Take, UseBonus
+from engine.neotopia.actions import Back, Build, Draw, EndTurn, Move, Place, Take, UseBonus
 from engine.neotopia.data import largest_group
-from engine.neotopia.legal import legal_actions, normal_actions, usable_bonuses
+from engine.neotopia.legal import legal_actions, normal_actions, place_cells, usable_bonuses
 from engine.neotopia.scoring import outcome
 from engine.neotopia.setup import ACTIONS_PER_TURN
 from engine.neotopia.state import NeotopiaState
@@ -27,6 +27,8 @@ def play(st: NeotopiaState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("The game is over.", code="game_over")
     if seat != st.current:
         raise NotYourTurn("It is not your turn.", seat=seat, current=st.current)
+    if isinstance(action, Move):
+        return _move(st, seat, action)
     legal = legal_actions(st, seat)
     if action not in legal:
         raise IllegalAction(_why(st, action), code="illegal_move", typed=action.text(),
@@ -60,6 +62,28 @@ def play(st: NeotopiaState, seat: int, action: Action) -> list[Event]:
         _end_turn(st, events)
     st.last = {"seat": seat, "text": action.text()}
     settle(st, events)
+    return events
+
+
+def _move(st: NeotopiaState, seat: int, move: Move) -> list[Event]:
+    """The typed shortcut: the take and the placement, checked before either is made."""
+    take = Take(move.source, move.colour)
+    legal = legal_actions(st, seat)
+    if take not in legal:
+        raise IllegalAction(_why(st, move), code="illegal_move", typed=move.text(),
+                            stage=st.stage, legal=[a.text() for a in legal])
+    saved = (st.taking, st.stage)
+    st.taking = {"source": move.source, "colour": move.colour}
+    cells = place_cells(st)
+    st.taking, st.stage = saved
+    if move.cell not in cells:
+        raise IllegalAction(f"{move.colour} from {move.source} cannot go on {move.cell}: "
+                            f"the cells it may reach are {', '.join(cells)}.",
+                            code="illegal_move", typed=move.text(), stage=st.stage,
+                            legal=[f"{take.text()}>{c}" for c in cells])
+    events = play(st, seat, take)
+    events += play(st, seat, Place(move.cell))
+    st.last = {"seat": seat, "text": move.text()}
     return events
 
 

@@ -17,6 +17,7 @@ from engine.neotopia.actions import (
     Build,
     Draw,
     EndTurn,
+    Move,
     Place,
     Take,
     UseBonus,
@@ -26,6 +27,7 @@ from engine.neotopia.actions import (
 from tests.engine.neotopia.helpers import HOUSE, act, position
 
 EVERY = [Draw("C10"), Draw(None), Take("FD", "P"), Take("reserve", "B"), Place("D11"),
+         Move("FD", "P", "D11"), Move("reserve", "G", "A02"),
          Place("F37"), Build("C44"), Build(None), UseBonus("subsidy"),
          UseBonus("automation"), UseBonus("private_initiative"),
          UseBonus("building_permits"), EndTurn(), Back()]
@@ -121,3 +123,19 @@ def test_turn_options_group_by_their_first_word() -> None:
     st = position(4, active=0, board={"D00": "R"}, tokens={0: ["subsidy"]})
     keys = {group_key(a.text()) for a in GAME.legal_actions(st, 0)}
     assert keys == {"draw", "FD", "DA", "AF", "use"}
+
+
+def test_a_whole_move_typed_at_once() -> None:
+    st = position(4, active=0, board={"D00": "R"})
+    assert GAME.parse_action(st, 0, "fd:p>d01") == Move("FD", "P", "D01")
+    events = act(st, 0, "FD:P>D01")
+    assert [e.kind for e in events] == ["placed"] and st.board["D01"] == "P"
+    assert st.actions_left == 2 and st.stage == "turn"
+    assert_refused_untouched(GAME, st, 0, Move("FD", "R", "A01"))  # FD does not reach A
+    assert_refused_untouched(GAME, st, 0, Move("FD", "P", "D02"))  # no purple left in FD
+    with pytest.raises(IllegalAction) as info:
+        GAME.apply(st, 0, Move("FD", "R", "D37"))
+    assert "FD:R>D02" in info.value.params["legal"]
+    with pytest.raises(ParseError) as perr:
+        GAME.parse_action(st, 0, "FD:R>D99")
+    assert "not a cell" in perr.value.message

@@ -175,7 +175,8 @@ def test_text_view(locale: str) -> None:
 def test_rules_say_how_to_type_every_action_and_that_the_set_is_a_house_set(
         locale: str) -> None:
     text = (ROOT / locale / "discord" / "rules_neotopia.txt").read_text(encoding="utf-8")
-    for form in ("`draw C10`", "`draw deck`", "`FD:P`", "`D11`", "`back`", "`build C44`",
+    for form in ("`draw C10`", "`draw deck`", "`FD:P`", "`D11`", "`FD:P>D11`", "`back`",
+                 "`build C44`",
                  "`build none`", "`use subsidy`", "`use automation`", "`use initiative`",
                  "`use permits`", "`end`"):
         assert form in text
