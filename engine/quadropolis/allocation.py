@@ -223,34 +223,57 @@ Entry = tuple[int, int, int, int]
 Bucket = tuple[int, int, int]  # (inhabitants used, energy used, shops activated)
 
 
-def _part_options(city: City, scorer: Scorer, part: list[int], weight: list[int],
-                  forced: int) -> dict[Bucket, Entry]:
-    """Every activation subset of one part (``forced`` buildings always on), best entry
-    per bucket."""
+def _subsets(city: City, scorer: Scorer, part: list[int], weight: list[int]
+             ) -> list[tuple[Bucket, Entry]]:
+    """Every activation subset of one part that the resources allow, with its bucket."""
     b = city.buildings
     base = scorer.always
     zero = scorer.score(base)
-    best: dict[Bucket, Entry] = {}
+    out: list[tuple[Bucket, Entry]] = []
     budget_i, budget_e = city.inhabitants, city.energy
     items = [(1 << i, b[i].cost_inhabitants, b[i].cost_energy, int(b[i].type == "shop"), weight[i])
              for i in part]
 
     def walk(k: int, mask: int, ui: int, ue: int, ns: int, count: int, pref: int) -> None:
         if k == len(items):
-            entry = (scorer.score(base | mask) - zero, count, pref, mask)
-            bucket = (ui, ue, ns)
-            old = best.get(bucket)
-            if old is None or entry[:3] > old[:3]:
-                best[bucket] = entry
+            out.append(((ui, ue, ns), (scorer.score(base | mask) - zero, count, pref, mask)))
             return
         bit, ci, ce, shop, w = items[k]
         if ui + ci <= budget_i and ue + ce <= budget_e:
             walk(k + 1, mask | bit, ui + ci, ue + ce, ns + shop, count + 1, pref + w)
-        if not forced & bit:
-            walk(k + 1, mask, ui, ue, ns, count, pref)
+        walk(k + 1, mask, ui, ue, ns, count, pref)
 
     walk(0, 0, 0, 0, 0, 0, 0)
+    return out
+
+
+def _best_per_bucket(subsets: list[tuple[Bucket, Entry]], forced: int) -> dict[Bucket, Entry]:
+    """The best entry per bucket among the subsets that hold every ``forced`` building."""
+    best: dict[Bucket, Entry] = {}
+    for bucket, entry in subsets:
+        if entry[3] & forced != forced:
+            continue
+        old = best.get(bucket)
+        if old is None or entry[:3] > old[:3]:
+            best[bucket] = entry
     return best
+
+
+def _merge(states: dict[Bucket, Entry], options: dict[Bucket, Entry], budget_i: int,
+           budget_e: int) -> dict[Bucket, Entry]:
+    """Every state with every option of the next part, best entry per bucket."""
+    merged: dict[Bucket, Entry] = {}
+    for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
+        for (pi, pe, ps), (opts, ocnt, opref, omask) in options.items():
+            ti, te = ui + pi, ue + pe
+            if ti > budget_i or te > budget_e:
+                continue
+            bucket = (ti, te, ns + ps)
+            entry = (pts + opts, cnt + ocnt, pref + opref, mask | omask)
+            old = merged.get(bucket)
+            if old is None or entry[:3] > old[:3]:
+                merged[bucket] = entry
+    return merged
 
 
 def best_mask(city: City) -> int:
@@ -263,29 +286,29 @@ def best_mask(city: City) -> int:
     parts = _components(city, scorer)
     fixed = scorer.always.bit_count()
     base_points = scorer.score(scorer.always)
+    guesses = _run_guesses(city)
+    touched = 0
+    for forced, _ in guesses:
+        touched |= forced
+    # Parts no guess touches are merged once; only the others are merged per guess.
+    steady = [p for p in parts if not any(touched >> i & 1 for i in p)]
+    varying = [p for p in parts if any(touched >> i & 1 for i in p)]
+    start: dict[Bucket, Entry] = {(0, 0, 0): (0, 0, 0, 0)}
+    for part in steady:
+        options = _best_per_bucket(_subsets(city, scorer, part, weight), 0)
+        start = _merge(start, options, budget_i, budget_e)
+    subsets = [_subsets(city, scorer, part, weight) for part in varying]
     cache: dict[tuple[int, int], dict[Bucket, Entry]] = {}
     best_key: tuple[tuple[int, int, int, int, int], int] | None = None
     chosen = 0
-    for forced, bonus in _run_guesses(city):
-        states: dict[Bucket, Entry] = {(0, 0, 0): (0, 0, 0, 0)}
-        for k, part in enumerate(parts):
+    for forced, bonus in guesses:
+        states = start
+        for k, part in enumerate(varying):
             part_mask = sum(1 << i for i in part)
             key = (k, forced & part_mask)
             if key not in cache:
-                cache[key] = _part_options(city, scorer, part, weight, forced & part_mask)
-            options = cache[key]
-            merged: dict[Bucket, Entry] = {}
-            for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():
-                for (pi, pe, ps), (opts, ocnt, opref, omask) in options.items():
-                    ti, te = ui + pi, ue + pe
-                    if ti > budget_i or te > budget_e:
-                        continue
-                    bucket = (ti, te, ns + ps)
-                    entry = (pts + opts, cnt + ocnt, pref + opref, mask | omask)
-                    old = merged.get(bucket)
-                    if old is None or entry[:3] > old[:3]:
-                        merged[bucket] = entry
-            states = merged
+                cache[key] = _best_per_bucket(subsets[k], forced & part_mask)
+            states = _merge(states, cache[key], budget_i, budget_e)
             if not states:
                 break
         for (ui, ue, ns), (pts, cnt, pref, mask) in states.items():

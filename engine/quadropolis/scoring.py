@@ -182,8 +182,72 @@ class Scorer:
         )
 
     def score(self, mask: int) -> int:
-        """The buildings' points for this activation mask (no customers, no penalties)."""
-        return sum(self.categories(mask).values())
+        """The buildings' points for this activation mask (no customers, no penalties):
+        the sum of ``categories``, computed without the bookkeeping (the search calls it
+        for every subset it tries)."""
+        t = self.t
+        total = 0
+        for i, v in self.towers:
+            if mask >> i & 1:
+                total += v
+        if self.services:
+            districts = 0
+            for i, vp, d in self.services:
+                if mask >> i & 1:
+                    districts |= d
+                    total += vp
+            total += t.public_service[min(districts.bit_count(), len(t.public_service) - 1)]
+        park = t.park
+        top = len(park) - 1
+        for _, nb in self.parks:
+            total += park[min((mask & nb).bit_count(), top)]
+        fs, fh, fo = self.factory_value
+        for i, shops, harbors, offices in self.factories:
+            if mask >> i & 1:
+                total += fs * (mask & shops).bit_count() + fh * (mask & harbors).bit_count() \
+                    + fo * (mask & offices).bit_count()
+        if self.harbors:
+            if self.runs:
+                return total + self._harbors_and_rest(mask)
+            for i, vp, _, _ in self.harbors:
+                if mask >> i & 1:
+                    total += vp
+        return total + self._offices_and_monuments(mask)
+
+    def _harbors_and_rest(self, mask: int) -> int:
+        out = self.categories(mask)
+        return out["harbors"] + self._offices_and_monuments(mask)
+
+    def _offices_and_monuments(self, mask: int) -> int:
+        total = 0
+        if self.offices:
+            t = self.t
+            floors = dict(self.offices)
+            active = 0
+            for i, _ in self.offices:
+                if mask >> i & 1:
+                    active |= 1 << i
+            while active:
+                seed = active & -active
+                group, frontier = seed, seed
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    grow = self.office_nb[low.bit_length() - 1] & active & ~group
+                    group |= grow
+                    frontier |= grow
+                active &= ~group
+                row = t.office[min(group.bit_count(), len(t.office) - 1)]
+                g = group
+                while g:
+                    low = g & -g
+                    g ^= low
+                    total += row[min(floors[low.bit_length() - 1], len(row) - 1)]
+        ms, mp, mf = self.monument_values
+        for _, shops, services, industry, parks in self.monuments:
+            total += parks + ms * (mask & shops).bit_count() + mp * (mask & services).bit_count() \
+                + mf * (mask & industry).bit_count()
+        return total
 
     def categories(self, mask: int, points: list[int] | None = None) -> dict[str, int]:
         """Points by category; fills ``points`` (one entry per building) when given."""
