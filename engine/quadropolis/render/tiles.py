@@ -136,13 +136,13 @@ def draw_tile(
         w = x1 - x0
     h = y1 - y0
     paste_face(c, tile.kind, box, grey=grey)
-    size = max(14, int(min(w, h) * (0.34 if details else 0.44)))
+    size = max(15, int(min(w, h) * (0.34 if details else 0.44)))
     cx, cy = x0 + w / 2, y0 + h / 2
     if details:
         cy = y0 + h * 0.42
     letter_plate(c, tile.kind, cx, cy, size, grey=grey)
     if floors > 1:
-        floors_badge(c, x1, y0, floors, max(15, int(min(w, h) * 0.3)))
+        floors_badge(c, x1, y0, floors, max(19, int(min(w, h) * 0.32)))
     if not details:
         return
     icon = max(12, int(min(w, h) * 0.22))
@@ -153,10 +153,10 @@ def draw_tile(
         icons.mayor(c, x0 + 4 + icon / 2, y0 + 4 + icon / 2, icon)
     if tile.square:
         tag = "sq"
-        c.d.rounded_rectangle((x0 + 3, y0 + 3, x0 + 5 + icon * 1.3, y0 + 5 + icon * 0.9),
+        size = max(15, int(icon * 0.7))
+        c.d.rounded_rectangle((x0 + 3, y0 + 3, x0 + 7 + size * 1.3, y0 + 5 + size),
                               radius=3, fill=WHITE, outline=INK)
-        c.text((x0 + 4 + icon * 0.65, y0 + 4 + icon * 0.45), tag, max(13, int(icon * 0.7)), INK,
-               anchor="mm", bold=True)
+        c.text((x0 + 5 + size * 0.65, y0 + 4 + size / 2), tag, size, INK, anchor="mm", bold=True)
 
 
 def floors_badge(c: Canvas, right: int, top: int, floors: int, size: int) -> None:
@@ -164,7 +164,7 @@ def floors_badge(c: Canvas, right: int, top: int, floors: int, size: int) -> Non
     w = size
     c.d.rounded_rectangle((right - w - 2, top + 2, right - 2, top + w + 2), radius=4, fill=INK,
                           outline=WHITE)
-    c.text((right - 2 - w / 2, top + 2 + w / 2), str(floors), int(size * 0.8), WHITE,
+    c.text((right - 2 - w / 2, top + 2 + w / 2), str(floors), max(15, int(size * 0.8)), WHITE,
            anchor="mm", bold=True)
 
 
@@ -184,7 +184,7 @@ def _production(c: Canvas, box: Box, tile: Tile, icon: int) -> None:
 
 
 def _points(c: Canvas, right: int, top: int, vp: int, icon: int) -> None:
-    size = max(12, int(icon * 0.9))
+    size = max(15, int(icon * 0.9))
     c.d.rounded_rectangle((right - icon * 1.9, top, right, top + icon + 2), radius=3, fill=WHITE,
                           outline=INK)
     icons.star(c, right - icon * 1.4, top + 1 + icon / 2, icon * 0.95)
@@ -216,7 +216,7 @@ def draw_back(c: Canvas, box: Box) -> None:
     r = min(w, h) * 0.24
     cx, cy = x0 + w / 2, y0 + h / 2
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TILE_BACK, outline=WHITE, width=2)
-    c.text((cx, cy), "?", max(14, int(min(w, h) * 0.32)), WHITE, anchor="mm", bold=True)
+    c.text((cx, cy), "?", max(15, int(min(w, h) * 0.32)), WHITE, anchor="mm", bold=True)
 
 
 def draw_empty(c: Canvas, box: Box, fill: RGB = EMPTY_SPACE, label: str = "") -> None:
