@@ -23,7 +23,8 @@ through a park they both touch, a factory and its neighbour, two adjacent office
 the district count (all public services). Each part (a connected component of that
 relation) is enumerated alone; parts then meet through the resources they use only, so
 a dynamic programme over (inhabitants used, energy used, shops activated) combines
-them exactly. Within a
+them exactly. Each part's subsets are enumerated once (within the resources) and
+filtered per guess; parts that no guess touches are combined once for all guesses. Within a
 (inhabitants, energy, shops) bucket the order of the criteria above reduces to
 (points, buildings activated, reading-order preference), which is additive over the
 parts, so keeping the best entry per bucket loses nothing.

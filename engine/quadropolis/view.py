@@ -71,7 +71,7 @@ TILE (a face-up tile; the same fields everywhere)::
 
 FINAL (``final[i]``, also the detail of the outcome): the chosen allocation::
 
-    {"seat": 0, "total": 31,
+    {"seat": 0, "rank": 1, "total": 31,
      "score": {"tower_blocks": 9, "shops": 4, "public_services": 7, "parks": 4,
                "factories": 5, "harbors": 3, "offices": 0, "monuments": 0,
                "penalty_inhabitants": -1, "penalty_energy": 0},
@@ -80,9 +80,11 @@ FINAL (``final[i]``, also the detail of the outcome): the chosen allocation::
      "unplaced_inhabitants": 1, "unplaced_energy": 0, "absorbed": 0,
      "empty_spaces": 3, "resources_placed": 11,
      "buildings": [                                      # every building, reading order
-        {"row": 1, "col": 1, "type": "tower_block", "floors": 2,
+        {"row": 1, "col": 1, "type": "tower_block", "floors": 2, "vp": 0,
+         "square": false,
          "active": true, "inhabitants": 0, "energy": 1, # resources placed on it
-         "customers": 0, "absorbs": 0, "points": 3},
+         "customers": 0, "absorbs": 0, "points": 3},    # (customers and absorbed
+                                                        #  energy included)
         ...]}
 
     A removed (inactive) building has "active": false and no resources.
