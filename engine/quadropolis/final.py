@@ -47,6 +47,8 @@ def lines(a: Allocation) -> tuple[ScoreLine, ...]:
         "inhabitants_placed": a.inhabitants_placed,
         "empty_spaces": a.empty_spaces,
         "removed": removed,
+        # The whole allocation, building by building, so that players can see why.
+        "allocation": a.to_json()["buildings"],
     }))
     return tuple(out)
 

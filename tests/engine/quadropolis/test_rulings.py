@@ -322,6 +322,7 @@ def test_ruling_the_outcome_shows_the_allocation() -> None:
     lines = {ln.key: ln for ln in outcome(state).standings[0].lines}
     assert lines["factories"].detail == {"active": 0, "removed": 1}
     assert lines["tiebreak"].detail["removed"] == [{"row": 1, "col": 1, "type": "factory"}]
+    assert lines["tiebreak"].detail["allocation"][0]["active"] is False
     final = GAME.view(state, None)["final"]
     assert final[0]["buildings"][0]["active"] is False
 
