@@ -15,7 +15,7 @@ from engine.core.protocol import Action
 from engine.core.rng import Rng
 from engine.neotopia import patterns
 from engine.neotopia.actions import Back, Build, Draw, EndTurn, Place, Take, UseBonus
-from engine.neotopia.legal import normal_cells, permit_cells
+from engine.neotopia.legal import legal_actions, normal_cells, permit_cells
 from engine.neotopia.state import NeotopiaState
 
 
@@ -23,8 +23,6 @@ class RandomAI:
     name = "random"
 
     def choose(self, state: NeotopiaState, seat: int, rng: Rng) -> Action:
-        from engine.neotopia.legal import legal_actions
-
         options = legal_actions(state, seat)
         # Going back is for people who change their mind; a random seat moves on.
         forward = [a for a in options if not isinstance(a, Back)] or options
@@ -40,8 +38,6 @@ class GreedyAI:
     name = "greedy"
 
     def choose(self, state: NeotopiaState, seat: int, rng: Rng) -> Action:
-        from engine.neotopia.legal import legal_actions
-
         options = legal_actions(state, seat)
         stage = state.stage
         if stage == "build":

@@ -77,8 +77,8 @@ def _move(st: NeotopiaState, seat: int, move: Move) -> list[Event]:
     cells = place_cells(st)
     st.taking, st.stage = saved
     if move.cell not in cells:
-        raise IllegalAction(f"{move.colour} from {move.source} cannot go on {move.cell}: "
-                            f"the cells it may reach are {', '.join(cells)}.",
+        raise IllegalAction(f"The {move.colour} element of {move.source} cannot go on "
+                            f"{move.cell}; it may go on {', '.join(cells)}.",
                             code="illegal_move", typed=move.text(), stage=st.stage,
                             legal=[f"{take.text()}>{c}" for c in cells])
     events = play(st, seat, take)
@@ -88,19 +88,50 @@ def _move(st: NeotopiaState, seat: int, move: Move) -> list[Event]:
 
 
 def _why(st: NeotopiaState, action: Action) -> str:
+    """Why a well-formed action is refused, as precisely as the stage allows."""
+    seat = st.current
+    specific = _specific_why(st, seat, action)
+    if specific:
+        return specific
     stage_says = {
-        "start": "place your starting element: the centre of an empty region or a cell "
+        "start": "Place your starting element: the centre of an empty region or a cell "
                  "next to another player's element",
-        "turn": "draw a project, take an element from a manufacture, use a bonus or end",
-        "place": "put the element you took on a free cell it may reach (or go back)",
-        "build": "build one of the projects you just completed, or none",
-        "subsidy": "draw a project (Government Subsidy)",
-        "automation": "take one usual action (Automation)",
-        "initiative": "choose an element of the reserve (Private Initiative)",
-        "permits": "choose an element of a manufacture for an outer cell "
+        "turn": "Draw a project, take an element from a manufacture, use a bonus or end",
+        "place": "Put the element you took on a free cell it may reach (or go back)",
+        "build": "Build one of the projects you just completed, or none",
+        "subsidy": "Draw a project (Government Subsidy)",
+        "automation": "Take one usual action (Automation)",
+        "initiative": "Choose an element of the reserve (Private Initiative)",
+        "permits": "Choose an element of a manufacture for an outer cell "
                    "(New Building Permits)",
     }
-    return f"{action.text()} is not possible now: {stage_says.get(st.stage, st.stage)}."
+    return f"Now: {stage_says.get(st.stage, st.stage)}."
+
+
+def _specific_why(st: NeotopiaState, seat: int, action: Action) -> str | None:
+    legal = legal_actions(st, seat)
+    cells = [a.cell for a in legal if isinstance(a, Place)]
+    if isinstance(action, Place) and cells:
+        shown = ", ".join(cells[:12]) + (", ..." if len(cells) > 12 else "")
+        return f"{action.cell} is not open to this element; it may go on {shown}."
+    if isinstance(action, Draw) and st.stage in ("turn", "automation", "subsidy"):
+        if st.stage == "turn" and st.actions_left == 0:
+            return "Your three actions are done."
+        if action.card is None:
+            return "The deck is empty (it is not reshuffled)."
+        return f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'})."
+    if isinstance(action, UseBonus) and st.stage == "turn":
+        if action.bonus not in st.tokens[seat]:
+            return f"You hold no {action.bonus.replace('_', ' ')} token."
+        if st.bonus_used:
+            return "You have already used a bonus this turn (one per turn)."
+        return f"A {action.bonus.replace('_', ' ')} token would have no effect now."
+    if isinstance(action, EndTurn) and st.stage == "turn" and st.actions_left > 0:
+        return f"You still have {st.actions_left} action(s) to take."
+    if isinstance(action, Build) and st.stage == "build":
+        return f"{action.card} is not a project you just completed here; " \
+               f"build {' or '.join(st.build_options)}, or none."
+    return None
 
 
 # --- starting elements --------------------------------------------------------------

@@ -139,3 +139,20 @@ def test_a_whole_move_typed_at_once() -> None:
     with pytest.raises(ParseError) as perr:
         GAME.parse_action(st, 0, "FD:R>D99")
     assert "not a cell" in perr.value.message
+
+
+def test_refusals_say_why() -> None:
+    st = position(4, active=0, board={"D00": "R"}, deck=[], tokens={0: []})
+
+    def why(action: object) -> str:
+        with pytest.raises(IllegalAction) as info:
+            GAME.apply(st, 0, action)  # type: ignore[arg-type]
+        return info.value.message
+
+    assert why(Draw(None)) == "The deck is empty (it is not reshuffled)."
+    assert why(Draw("C99")).startswith("C99 is not in the offer (")
+    assert why(UseBonus("subsidy")) == "You hold no subsidy token."
+    assert why(EndTurn()) == "You still have 3 action(s) to take."
+    act(st, 0, "FD:P")
+    assert why(Place("A05")) == (
+        "A05 is not open to this element; it may go on F00, D01, D02, D03, D04, D05, D06.")
