@@ -96,8 +96,7 @@ def check_invariants(st: NeotopiaState) -> None:
     where.update(st.on_top)
     where.update(st.centre)
     where.update(st.board.values())
-    if st.taking is not None:
-        pass  # the element taken is still at its source until placed
+    # An element being taken is still at its source until it is placed.
     assert dict(where) == {c.id: c.count for c in data.colours}
     cards = [*st.deck, *st.offer, *(c for h in st.hands for c in h),
              *(b["card"] for b in st.built)]
