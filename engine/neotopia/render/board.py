@@ -91,12 +91,20 @@ def draw_board(board: Board) -> Canvas:
     return c
 
 
+def round_label(board: Board) -> str:
+    if board.phase == "over":
+        return "Game over"
+    if board.phase == "start":
+        return "Starting elements"
+    return f"Round {board.round}"
+
+
 def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia") -> None:
     c.d.rectangle((0, 0, width, HEADER_H), fill=INK)
     cy = HEADER_H // 2
     x = MARGIN + 4
     x += c.text((x, cy), title, 26, WHITE, anchor="lm", bold=True) + 20
-    label = "Game over" if board.phase == "over" else f"Round {board.round}"
+    label = round_label(board)
     w = c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
     c.d.rounded_rectangle((x, cy - 16, x + w + 20, cy + 16), radius=8, fill=HIGHLIGHT)
     c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)

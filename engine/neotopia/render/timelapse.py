@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.neotopia.render import pieces
+from engine.neotopia.render.board import round_label
 from engine.neotopia.render.canvas import Canvas
 from engine.neotopia.render.geometry import HexLayout, fit_layout
 from engine.neotopia.render.hexboard import draw_city
@@ -59,7 +60,7 @@ def _frame(board: Board, city: HexLayout, size: tuple[int, int]) -> Image.Image:
     c = Canvas.new(width, height, BACKGROUND)
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
-    label = "Final city" if board.phase == "over" else f"Round {board.round}"
+    label = "Final city" if board.phase == "over" else round_label(board)
     x = MARGIN + 4 + c.text((MARGIN + 4, cy), label, 20, HIGHLIGHT, anchor="lm", bold=True) + 16
     for p in board.players:
         if x > width - 80:

@@ -81,7 +81,7 @@ def track_row(c: Canvas, box: Box, board: Board, region: str) -> None:
         prize = space in board.thresholds
         fill = (255, 232, 160) if prize else PANEL
         c.d.rectangle((sx0, sy0, sx1 - 2, sy1), fill=fill, outline=edge, width=1)
-        c.text((sx0 + 3, sy0 + 2), str(space), 12, INK if prize else MUTED, anchor="la",
+        c.text((sx0 + 3, sy0 + 1), str(space), 13, INK if prize else MUTED, anchor="la",
                bold=prize)
         if prize and top is not None and left:
             pieces.token(c, sx1 - 10, sy0 + 9, 6, top)
