@@ -3,7 +3,8 @@
 Run: ``python benchmarks/render_quadropolis.py`` (from the repository root, in the
 project's venv) for the figures; add ``--docs`` to also write ``docs/quadropolis-board.png``
 and ``docs/quadropolis-final.png`` from the same seeded games (greedy AI, 4 players,
-seed 7: the board in the expert mode during round 3, the final in the classic mode).
+seed 7: the board of ``urbanist simulate quadropolis --players 4 --seed 7 --option
+mode=expert`` at round 3 turn 2, the final of the same command without the option).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,42 +64,45 @@ def game(seats: int, seed: int, *, stop_round: int | None = None,
     return st, views
 
 
-def main(docs: bool) -> None:
+def figures(mode: str, docs: bool) -> None:
+    """Print one mode's figures; with ``docs``, write that mode's example image."""
     g = get_game("quadropolis")
+    st, views = game(4, 7, mode=mode)
+    mid_st, mid = game(4, 7, stop_round=3, mode=mode)
+    board = mid[-1]
+    seat_view = g.view(mid_st, board["to_play"])
+    outcome = g.outcome(st)
+    assert outcome is not None
+    out = outcome.to_json()
+    final = views[-1]
+    jobs: dict[str, tuple[Callable[[], bytes], int]] = {
+        "render_board": (partial(render_board, board, names=NAMES), RUNS),
+        "render_private": (partial(render_private, seat_view, names=NAMES), RUNS),
+        "render_final": (partial(render_final, final, out, names=NAMES), RUNS),
+        "render_timelapse": (partial(render_timelapse, views), 5),
+    }
+    for name, (fn, runs) in jobs.items():
+        data = fn()
+        ms = median_seconds(fn, runs) * 1e3
+        print(f"quadropolis.{mode}.{name} {ms:.1f} ms")
+        print(f"quadropolis.{mode}.{name}_bytes {len(data)} bytes")
+
+    def cold() -> bytes:
+        clear_caches()
+        return render_board(board, names=NAMES)
+
+    print(f"quadropolis.{mode}.render_board_cold {median_seconds(cold, 5) * 1e3:.1f} ms")
+    print(f"quadropolis.{mode}.timelapse_frames {len(views)} frames")
+    if docs and mode == "expert":
+        (ROOT / "docs" / "quadropolis-board.png").write_bytes(render_board(board, names=NAMES))
+    if docs and mode == "classic":
+        (ROOT / "docs" / "quadropolis-final.png").write_bytes(
+            render_final(final, out, names=NAMES))
+
+
+def main(docs: bool) -> None:
     for mode in ("classic", "expert"):
-        st, views = game(4, 7, mode=mode, squares=True)
-        mid_st, mid = game(4, 7, stop_round=3, mode=mode, squares=True)
-        board = mid[-1]
-        seat = board["to_play"]
-        seat_view = g.view(mid_st, seat)
-        outcome = g.outcome(st)
-        assert outcome is not None
-        out = outcome.to_json()
-        final = views[-1]
-        figures = {
-            "render_board": (lambda: render_board(board, names=NAMES), RUNS),
-            "render_private": (lambda: render_private(seat_view, names=NAMES), RUNS),
-            "render_final": (lambda: render_final(final, out, names=NAMES), RUNS),
-            "render_timelapse": (lambda: render_timelapse(views), 5),
-        }
-        for name, (fn, runs) in figures.items():
-            data = fn()
-            ms = median_seconds(fn, runs) * 1e3
-            print(f"quadropolis.{mode}.{name} {ms:.1f} ms")
-            print(f"quadropolis.{mode}.{name}_bytes {len(data)} bytes")
-
-        def cold() -> bytes:
-            clear_caches()
-            return render_board(board, names=NAMES)
-
-        print(f"quadropolis.{mode}.render_board_cold {median_seconds(cold, 5) * 1e3:.1f} ms")
-        print(f"quadropolis.{mode}.timelapse_frames {len(views)} frames")
-        if docs and mode == "expert":
-            (ROOT / "docs" / "quadropolis-board.png").write_bytes(
-                render_board(board, names=NAMES))
-        if docs and mode == "classic":
-            (ROOT / "docs" / "quadropolis-final.png").write_bytes(
-                render_final(final, out, names=NAMES))
+        figures(mode, docs)
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ def draw_tile(
     """
     x0, y0, x1, y1 = box
     w = x1 - x0
-    if floors > 1:
+    if floors > 1 and details:
         # The floors below peek out at the top left, one edge per floor (at most 3).
         off = max(2, w // 28)
         for i in range(min(floors - 1, 3), 0, -1):
@@ -140,9 +140,16 @@ def draw_tile(
     cx, cy = x0 + w / 2, y0 + h / 2
     if details:
         cy = y0 + h * 0.42
+    elif floors > 1:
+        # A small stack: the letter moves up and left, clear of the floors badge.
+        size = max(15, int(min(w, h) * 0.4))
+        cx, cy = x0 + w * 0.38, y0 + h * 0.38
     letter_plate(c, tile.kind, cx, cy, size, grey=grey)
-    if floors > 1:
+    if floors > 1 and details:
         floors_badge(c, x1, y0, floors, max(19, int(min(w, h) * 0.32)))
+    elif floors > 1:
+        badge = max(19, int(min(w, h) * 0.38))
+        floors_badge(c, x1, y1 - badge - 4, floors, badge)
     if not details:
         return
     icon = max(12, int(min(w, h) * 0.22))
