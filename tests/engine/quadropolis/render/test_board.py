@@ -211,3 +211,22 @@ def test_cold_and_warm_caches_give_the_same_image() -> None:
     cold = render_board(view, names=NAMES)
     render_board(mid_game(3)[1])  # other labels and sizes in the caches
     assert cold == render_board(view, names=NAMES)
+
+
+def test_golden_image_stays_close() -> None:
+    import json
+    from pathlib import Path
+
+    from PIL import Image, ImageStat
+
+    # The view is stored beside the image, so a change in the rules or the AI does not
+    # move the golden: only a change in drawing does. Rewrite both on purpose only.
+    folder = Path(__file__).parent / "golden"
+    view = json.loads((folder / "board_4p_expert_seed7_round3.json").read_text(encoding="utf-8"))
+    got = png(render_board(view, names=NAMES))
+    want = Image.open(folder / "board_4p_expert_seed7_round3.png").convert("RGB")
+    assert got.size == want.size
+    # Mean absolute difference per channel, out of 255: small enough to catch a layout
+    # change, loose enough that another Pillow or FreeType version's anti-aliasing passes.
+    diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
+    assert max(diff) < 1.5, diff
