@@ -2,8 +2,9 @@
 render figures, one per line: ``name value unit``.
 
 Run: ``python benchmarks/render_neotopia.py`` (from the repository root, in the project's
-venv); ``--no-docs`` only measures. The docs image is the public board of a 4-player
-greedy game (seed 7) at the start of round ``DOC_ROUND``, with example names.
+venv); ``--no-docs`` only measures. The docs image is the public board of the game of
+``urbanist simulate neotopia --players 4 --seed 7`` at the start of round ``DOC_ROUND``
+(the last round), with example names.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import Rng, get_game
+from engine.core.play import playout
 from engine.neotopia.render import (
     render_board,
     render_final,
@@ -52,18 +54,21 @@ def cold(fn: Callable[[], object]) -> Callable[[], object]:
 
 
 def game(seats: int, seed: int) -> tuple[Any, list[dict[str, Any]]]:
-    """A greedy game to its end, with the public view at the start of each round."""
+    """The game of ``urbanist simulate neotopia --players SEATS --seed SEED`` (greedy
+    seats, played as ``ai_playout`` does), with the public view at the start of each
+    round and at the end."""
     g = get_game("neotopia")
     st = g.setup(seats, {}, seed)
     rng = Rng.from_seed(seed)
-    ai = g.ai("greedy")
+    players = [g.ai("greedy") for _ in range(seats)]
     views = [g.view(st, None)]
-    while g.outcome(st) is None:
-        seat = min(g.pending(st).waiting)
-        g.apply(st, seat, ai.choose(st, seat, rng))
+
+    def collect(_seat: int, _action: object, _events: object) -> None:
         view = g.view(st, None)
         if (view["turn"] or {}).get("round") != (views[-1]["turn"] or {}).get("round"):
             views.append(view)
+
+    playout(g, st, lambda state, seat: players[seat].choose(state, seat, rng), on_apply=collect)
     return st, views
 
 
