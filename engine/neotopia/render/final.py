@@ -68,11 +68,11 @@ def render_final(view: View, outcome: Outcome, names: Sequence[str] = ()) -> byt
     lay = _layout(board, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, board, WIDTH, title="Neotopia - final scores")
-    draw_city(c, board, lay.city)
+    draw_city(c, board, lay.city, groups=True)
     y = HEADER_H + MARGIN + CITY_H + MARGIN + TITLE_H // 2
     c.text((MARGIN + 2, y), "Final scoring", 20, INK, anchor="lm", bold=True)
     c.text((WIDTH - MARGIN - 2, y),
-           "region = track + largest group; best + second + 3 x worst + 3 per token", 14,
+           "shaded: each largest group; best + second + 3 x worst + 3 per token", 14,
            MUTED, anchor="rm")
     for box, s in zip(lay.rows, lay.standings, strict=True):
         _row(c, box, board, s)

@@ -12,6 +12,7 @@ import math
 from engine.neotopia.render import pieces
 from engine.neotopia.render.canvas import Canvas
 from engine.neotopia.render.geometry import SQRT3, Cell, HexLayout, hex_points
+from engine.neotopia.render.groups import DIRECTIONS, largest_groups
 from engine.neotopia.render.model import Board
 from engine.neotopia.render.palette import (
     HIGHLIGHT,
@@ -25,6 +26,7 @@ from engine.neotopia.render.palette import (
     REGION_TINT,
     SLOT_EMPTY,
     WHITE,
+    element_fill,
     shade,
 )
 
@@ -33,7 +35,13 @@ STACK_SCALE = 1.9  # the production hexagon is larger than a cell: it holds the 
 
 
 def draw_city(c: Canvas, board: Board, lay: HexLayout, *, numbers: bool = True,
-              labels: bool = True) -> None:
+              labels: bool = True, groups: bool = False) -> None:
+    """The city; with ``groups``, each player's largest group per region is washed in
+    its colour and joined by bars under its discs (what group points count at the end)."""
+    for cell in board.geometry.cells:
+        _ground(c, lay, cell)
+    if groups:
+        _group_bars(c, board, lay)
     for cell in board.geometry.cells:
         _cell(c, board, lay, cell, numbers=numbers)
     for m in board.geometry.manufactures:
@@ -44,7 +52,7 @@ def draw_city(c: Canvas, board: Board, lay: HexLayout, *, numbers: bool = True,
             _region_label(c, board, lay, region)
 
 
-def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool) -> None:
+def _ground(c: Canvas, lay: HexLayout, cell: Cell) -> None:
     cx, cy = lay.centre(cell.q, cell.r)
     rad = lay.radius
     tint = OUTER_TINT if cell.kind == "outer" else REGION_TINT
@@ -60,6 +68,34 @@ def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool)
         r = rad * 0.84
         c.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=shade(edge, 0.6),
                     width=max(2, round(rad / 9)))
+
+
+def _group_bars(c: Canvas, board: Board, lay: HexLayout) -> None:
+    by_id = board.geometry.by_id()
+    best = largest_groups(board.geometry.cells, board.elements,
+                          [p.colour for p in board.players])
+    for (_region, colour), members in sorted(best.items()):
+        inside = set(members)
+        fill = shade(element_fill(colour), 0.55)
+        width = max(3, round(lay.radius * 0.42))
+        for cid in members:
+            # The group's cells take a wash of its colour, so the group reads as one block.
+            a = by_id[cid]
+            c.d.polygon(hex_points(*lay.centre(a.q, a.r), lay.radius - 1),
+                        fill=shade(element_fill(colour), 1.55), outline=fill, width=1)
+        for cid in members:
+            a = by_id[cid]
+            for dq, dr in DIRECTIONS[:3]:  # each link once
+                b = next((by_id[o] for o in inside if (by_id[o].q, by_id[o].r)
+                          == (a.q + dq, a.r + dr)), None)
+                if b is not None:
+                    c.d.line((*lay.centre(a.q, a.r), *lay.centre(b.q, b.r)), fill=fill,
+                             width=width)
+
+
+def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool) -> None:
+    cx, cy = lay.centre(cell.q, cell.r)
+    rad = lay.radius
     colour = board.elements.get(cell.id)
     if colour is not None:
         ring = HIGHLIGHT if cell.id == board.last_cell else None
@@ -73,6 +109,7 @@ def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool)
                    anchor="mm", bold=True)
         return
     if numbers:
+        edge = REGION_EDGE.get(cell.region, MUTED)
         c.text((cx, cy), cell.number, max(8, round(rad * 0.42)), shade(edge, 0.55),
                anchor="mm")
 

@@ -80,3 +80,47 @@ def test_names_are_drawn_and_secrets_are_not() -> None:
     other = GAME.scramble_hidden(st, None, 5)
     assert render_final(GAME.view(other, None), outcome, names=NAMES) == render_final(
         view, outcome, names=NAMES)
+
+
+def test_largest_groups_drawn_are_those_the_outcome_counts() -> None:
+    from engine.neotopia.render.groups import largest_groups
+    from engine.neotopia.render.model import read_board
+
+    for st in (final4(), played(3, 11)[0], played(2, 4)[0]):
+        view, outcome = _final(st)
+        board = read_board(view)
+        best = largest_groups(board.geometry.cells, board.elements,
+                              [p.colour for p in board.players])
+        for s in outcome["standings"]:
+            colour = view["players"][s["seat"]]["colour"]
+            for ln in s["lines"]:
+                d = ln["detail"]
+                if "region" in d:
+                    assert len(best.get((d["region"], colour), ())) == d["group"], (s, d)
+
+
+def test_largest_groups_are_washed_in_their_colour() -> None:
+    from engine.neotopia.render.groups import largest_groups
+    from engine.neotopia.render.model import read_board
+    from engine.neotopia.render.palette import element_fill, shade
+
+    view, outcome = _final(final4())
+    im = png(render_final(view, outcome))
+    lay = final_layout(view, outcome)
+    board = read_board(view)
+    best = largest_groups(board.geometry.cells, board.elements,
+                          [p.colour for p in board.players])
+    members = {cid: colour for (_, colour), ids in best.items() for cid in ids}
+    washed = 0
+    for cell in view["board"]["cells"]:
+        if not cell["element"]:
+            continue
+        cx, cy = lay.city.centre(cell["q"], cell["r"])
+        r = lay.city.radius
+        # The corner of the hexagon, outside the disc: the wash or the region's ground.
+        corner = (round(cx + r * 0.78), round(cy - 2), round(cx + r * 0.88), round(cy + 2))
+        wash = shade(element_fill(cell["element"]), 1.55)
+        lit = share(im, corner, [wash], tol=8) > 0.5
+        assert lit == (cell["id"] in members), cell["id"]
+        washed += lit
+    assert washed > 10
