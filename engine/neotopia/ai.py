@@ -29,6 +29,9 @@ class RandomAI:
         return forward[rng.randbelow(len(forward))]
 
 
+QUARTERS = 4
+
+
 def formula(scores: dict[str, int]) -> int:
     ranked = sorted(scores.values(), reverse=True)
     return ranked[0] + ranked[1] + 3 * ranked[2]
@@ -82,11 +85,15 @@ class GreedyAI:
         return self._gain_value(st, seat, region, st.data.card_points(card, st.colour_of(seat)))
 
     def _gain_value(self, st: NeotopiaState, seat: int, region: str, points: int) -> int:
+        """Value in quarter points: the gain in the final formula, the tokens a threshold
+        gives, and a lean towards the lower regions (the formula alone cannot see that
+        the weakest region will count three times while another region is still at 0)."""
         before = dict(st.scores[seat])
         after = {**before, region: before[region] + points}
         tokens = sum(1 for t in st.data.thresholds if before[region] < t <= after[region])
         tokens = min(tokens, len(st.piles[region]))
-        return formula(after) - formula(before) + 3 * tokens
+        lower = sum(1 for r, v in before.items() if r != region and v > before[region])
+        return QUARTERS * (formula(after) - formula(before) + 3 * tokens) + 2 * points * lower
 
     def _cell_gain(self, st: NeotopiaState, seat: int, cell: str, colour: str,
                    opp: dict[tuple[str, str], list[str]]) -> int:
@@ -100,7 +107,7 @@ class GreedyAI:
             value = max(value, self._gain_value(
                 st, seat, region, st.data.card_points(card, st.colour_of(seat))))
         if cell in st.cell_tokens:
-            value += 3
+            value += 3 * QUARTERS
         return value
 
     def _take_values(self, st: NeotopiaState, seat: int, options: list[Action]
@@ -168,13 +175,13 @@ class GreedyAI:
                 for colour in set(st.manufactures[m.id]):
                     for region in m.regions:
                         for cell in cells_of(st, region):
-                            if self._cell_gain(st, seat, cell, colour, opp) > 3:
+                            if self._cell_gain(st, seat, cell, colour, opp) > 3 * QUARTERS:
                                 return uses[bonus]
         if "private_initiative" in uses:
             for r in st.data.regions:
                 for cell in normal_cells(st, r.id):
                     for colour in st.data.colour_ids:
                         if st.reserve[colour] and \
-                                self._cell_gain(st, seat, cell, colour, opp) > 3:
+                                self._cell_gain(st, seat, cell, colour, opp) > 3 * QUARTERS:
                             return uses["private_initiative"]
         return None
