@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from engine.core.errors import ParseError
 from engine.neotopia.data import DataSet
 
 MAX_TEXT: Final = 200
+T = TypeVar("T")
 
 BONUS_WORDS: Final[dict[str, str]] = {
     "subsidy": "subsidy", "subvention": "subsidy",
@@ -65,6 +66,10 @@ class Draw:
     def to_json(self) -> dict[str, Any]:
         return {"type": "draw", "card": self.card}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Draw:
+        return _typed(cls, data)
+
 
 @dataclass(frozen=True)
 class Take:
@@ -78,6 +83,10 @@ class Take:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take", "source": self.source, "colour": self.colour}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Take:
+        return _typed(cls, data)
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,10 @@ class Move:
         return {"type": "move", "source": self.source, "colour": self.colour,
                 "cell": self.cell}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        return _typed(cls, data)
+
 
 @dataclass(frozen=True)
 class Place:
@@ -108,6 +121,10 @@ class Place:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "place", "cell": self.cell}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Place:
+        return _typed(cls, data)
 
 
 @dataclass(frozen=True)
@@ -122,6 +139,10 @@ class Build:
     def to_json(self) -> dict[str, Any]:
         return {"type": "build", "card": self.card}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Build:
+        return _typed(cls, data)
+
 
 @dataclass(frozen=True)
 class UseBonus:
@@ -133,6 +154,10 @@ class UseBonus:
     def to_json(self) -> dict[str, Any]:
         return {"type": "use", "bonus": self.bonus}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> UseBonus:
+        return _typed(cls, data)
+
 
 @dataclass(frozen=True)
 class EndTurn:
@@ -142,6 +167,10 @@ class EndTurn:
     def to_json(self) -> dict[str, Any]:
         return {"type": "end"}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EndTurn:
+        return _typed(cls, data)
+
 
 @dataclass(frozen=True)
 class Back:
@@ -150,6 +179,10 @@ class Back:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "back"}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Back:
+        return _typed(cls, data)
 
 
 NeoAction = Draw | Take | Move | Place | Build | UseBonus | EndTurn | Back
@@ -177,6 +210,13 @@ def action_from_json(data: Mapping[str, Any]) -> NeoAction:
     except (KeyError, TypeError) as exc:
         raise ParseError(f"Not a Neotopia action: {dict(data)!r}") from exc
     raise ParseError(f"Not a Neotopia action: {dict(data)!r}")
+
+
+def _typed(cls: type[T], data: Mapping[str, Any]) -> T:
+    action = action_from_json(data)
+    if not isinstance(action, cls):
+        raise ParseError(f"Not a {cls.__name__} action: {dict(data)!r}")
+    return action
 
 
 def _str(value: Any) -> str:

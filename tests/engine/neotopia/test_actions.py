@@ -41,6 +41,10 @@ def test_text_and_json_forms_come_back(action: object) -> None:
     assert parse_text(text.lower(), HOUSE) == action
     data = json.loads(json.dumps(action.to_json()))  # type: ignore[attr-defined]
     assert action_from_json(data) == action
+    assert type(action).from_json(data) == action  # type: ignore[attr-defined]
+    other = Back() if not isinstance(action, Back) else EndTurn()
+    with pytest.raises(ParseError):
+        type(other).from_json(data)
 
 
 @pytest.mark.parametrize(("typed", "action"), [
