@@ -57,7 +57,7 @@ def board_layout(board: Board) -> BoardLayout:
     site = site_layout(MARGIN, HEADER_H + MARGIN, SITE_PITCH)
     side = (MARGIN + site.size + MARGIN, HEADER_H + MARGIN, WIDTH - MARGIN,
             HEADER_H + MARGIN + site.size)
-    rows = -(-len(legend_items(board.expert)) // LEGEND_PER_ROW)
+    rows = -(-len(legend_items(board)) // LEGEND_PER_ROW)
     legend = (MARGIN, side[3] + MARGIN, WIDTH - MARGIN, side[3] + MARGIN + 8 + rows * LEGEND_ROW)
     pitch = city_pitch(board)
     _, ph = panel_size(board, pitch)
@@ -89,7 +89,7 @@ def draw_board(board: Board) -> Canvas:
     draw_header(c, board, lay.size[0])
     draw_site(c, board, lay.site)
     draw_side(c, board, lay.side)
-    draw_legend(c, lay.legend, board.expert)
+    draw_legend(c, lay.legend, board)
     for box, p in zip(lay.panels, board.players, strict=True):
         draw_panel(c, board, p, box, city_pitch(board), current=p.seat == board.current)
     return c
@@ -157,24 +157,28 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
         c.text((x, y1 - 20), clip_text(board.last, width, 17), 17, INK, anchor="lm")
 
 
-def legend_items(expert: bool) -> list[tuple[str, str]]:
-    items = [(k, KIND_NAME[k]) for k in KINDS if expert or k not in ("office", "monument")]
+def legend_items(board: Board) -> list[tuple[str, str]]:
+    items = [(k, KIND_NAME[k]) for k in KINDS if board.expert or k not in ("office", "monument")]
+    if board.squares:
+        items.append(("square", "square (park)"))
     return [*items, ("back", "face-down tile"), ("urbanist", "Urbanist")]
 
 
-def draw_legend(c: Canvas, box: Box, expert: bool) -> None:
+def draw_legend(c: Canvas, box: Box, board: Board) -> None:
     """A sample of each kind with its name, then the other marks."""
     x0, y0, x1, _y1 = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     col_w = (x1 - x0 - 16) // LEGEND_PER_ROW
     s = LEGEND_ROW - 8
-    for i, (key, words) in enumerate(legend_items(expert)):
+    for i, (key, words) in enumerate(legend_items(board)):
         x = x0 + 8 + (i % LEGEND_PER_ROW) * col_w
         y = y0 + 4 + (i // LEGEND_PER_ROW) * LEGEND_ROW + 4
         if key == "back":
             draw_back(c, (x, y, x + s, y + s))
         elif key == "urbanist":
             icons.urbanist(c, x + s / 2, y + s / 2, s)
+        elif key == "square":
+            draw_tile(c, (x, y, x + s, y + s), Tile("", "park", square=True), details=False)
         else:
             draw_tile(c, (x, y, x + s, y + s), Tile("", key), details=False)
         c.text((x + s + 8, y + s / 2), clip_text(words, col_w - s - 10, 17), 17, INK, anchor="lm")

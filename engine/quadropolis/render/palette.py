@@ -1,7 +1,8 @@
 """Colours, letters and patterns: every colour is doubled by a letter and a pattern.
 
 Building colours lean on the Okabe-Ito palette, which stays distinct under the common
-colour-vision deficiencies; a capital letter (T, S, P, G, F, H, O, M) and a fill
+colour-vision deficiencies; a capital letter (T, S, P, K, F, H, O, M; Q for a square,
+the same letters as the text forms) and a fill
 pattern (bands, dots, crosses, hatching ...) say the kind of building a second and a
 third time, so that no one has to tell two colours apart.
 """
@@ -42,12 +43,14 @@ KIND_LETTER: dict[str, str] = {
     "tower_block": "T",
     "shop": "S",
     "public_service": "P",
-    "park": "G",  # green space: P is taken by public services
+    "park": "K",  # as in the text forms: P is taken by public services
     "factory": "F",
     "harbor": "H",
     "office": "O",
     "monument": "M",
 }
+# A square (Squares option) is a park: the park's colour and pattern, its own letter.
+SQUARE_LETTER = "Q"
 KIND_NAME: dict[str, str] = {
     "tower_block": "tower block",
     "shop": "shop",

@@ -66,7 +66,7 @@ def private_layout(board: Board) -> PrivateLayout:
     panel = (MARGIN, top, WIDTH - MARGIN, top + CITY_HEAD_H + probe.height + MARGIN)
     city = city_layout((WIDTH - probe.width) // 2, top + CITY_HEAD_H, pitch, board.city_rows,
                        board.city_cols)
-    rows = -(-len(legend_items(board.expert)) // LEGEND_PER_ROW)
+    rows = -(-len(legend_items(board)) // LEGEND_PER_ROW)
     legend = (MARGIN, panel[3] + MARGIN, WIDTH - MARGIN,
               panel[3] + MARGIN + 8 + rows * LEGEND_ROW)
     return PrivateLayout((WIDTH, legend[3] + MARGIN), site, side, panel, city, legend)
@@ -91,7 +91,7 @@ def render_private(view: View, names: Sequence[str] | None = None) -> bytes:
             cell = _cell(str(text))
             if cell is not None:
                 _outline(c, lay.city, cell)
-    draw_legend(c, lay.legend, board.expert)
+    draw_legend(c, lay.legend, board)
     return c.png()
 
 

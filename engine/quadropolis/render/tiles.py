@@ -26,6 +26,7 @@ from engine.quadropolis.render.palette import (
     MUTED,
     REMOVED,
     RGB,
+    SQUARE_LETTER,
     TILE_BACK,
     TILE_BACK_PATTERN,
     WHITE,
@@ -94,15 +95,20 @@ def paste_face(c: Canvas, kind: str, box: Box, *, grey: bool = False) -> None:
                           width=max(1, w // 40))
 
 
+def letter_of(tile: Tile) -> str:
+    """The tile's letter, as in the text forms: a square is Q, a park's colour."""
+    return SQUARE_LETTER if tile.square else KIND_LETTER[tile.kind]
+
+
 def letter_plate(c: Canvas, kind: str, cx: float, cy: float, size: int, *,
-                 grey: bool = False) -> None:
+                 grey: bool = False, letter: str | None = None) -> None:
     """The kind's letter on a plain plate of its colour, so no stripe crosses it."""
     fill = REMOVED if grey else KIND_FILL[kind]
     ink = WHITE if grey else KIND_TEXT[kind]
     r = size * 0.62
     c.d.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=max(2, int(r / 3)),
                           fill=fill)
-    c.text((cx, cy), KIND_LETTER[kind], size, ink, anchor="mm", bold=True)
+    c.text((cx, cy), letter or KIND_LETTER[kind], size, ink, anchor="mm", bold=True)
 
 
 def draw_tile(
@@ -144,7 +150,7 @@ def draw_tile(
         # A small stack: the letter moves up and left, clear of the floors badge.
         size = max(15, int(min(w, h) * 0.4))
         cx, cy = x0 + w * 0.38, y0 + h * 0.38
-    letter_plate(c, tile.kind, cx, cy, size, grey=grey)
+    letter_plate(c, tile.kind, cx, cy, size, grey=grey, letter=letter_of(tile))
     if floors > 1 and details:
         floors_badge(c, x1, y0, floors, max(19, int(min(w, h) * 0.32)))
     elif floors > 1:
@@ -158,12 +164,6 @@ def draw_tile(
         _points(c, x1 - 4, y0 + 4, tile.vp, icon)
     if tile.mayor:
         icons.mayor(c, x0 + 4 + icon / 2, y0 + 4 + icon / 2, icon)
-    if tile.square:
-        tag = "sq"
-        size = max(15, int(icon * 0.7))
-        c.d.rounded_rectangle((x0 + 3, y0 + 3, x0 + 7 + size * 1.3, y0 + 5 + size),
-                              radius=3, fill=WHITE, outline=INK)
-        c.text((x0 + 5 + size * 0.65, y0 + 4 + size / 2), tag, size, INK, anchor="mm", bold=True)
 
 
 def floors_badge(c: Canvas, right: int, top: int, floors: int, size: int) -> None:
