@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.quadropolis import search
 from engine.quadropolis.allocation import allocate, brute_force, evaluate
 from engine.quadropolis.scoring import Building, City, make_city
 
@@ -37,6 +40,16 @@ def test_the_search_equals_brute_force(city: City) -> None:
     assert fast.key == slow.key
     assert fast.active == slow.active  # the same allocation, tie rules included
     assert fast.to_json() == slow.to_json()
+
+
+@settings(max_examples=60, deadline=None)
+@given(city=cities(max_buildings=12))
+def test_conditioning_on_a_cut_equals_brute_force(city: City) -> None:
+    """Large parts are split by fixing a cut (search.SMALL); force it on small cities."""
+    with patch.object(search, "SMALL", 2):
+        fast = allocate.__wrapped__(city)  # past the cache
+    slow = brute_force(city)
+    assert fast.key == slow.key and fast.active == slow.active
 
 
 @settings(max_examples=80, deadline=None)
