@@ -161,6 +161,8 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
     boards = [m for m in messages
               if any(a.filename == f"board-{table}.png" for a in m.attachments)]
     assert len(boards) > 5
+    picture = await boards[-1].attachments[0].read()
+    assert picture.startswith(b"\x89PNG") and int.from_bytes(picture[16:20], "big") == 1000
     status = next(m for m in messages if "is over" in m.content)
     assert not custom_ids(status)
 
