@@ -167,9 +167,16 @@ def _placed(c: Canvas, box: Box, placed: Placed) -> None:
                 icons.resource(c, kind, x, cy, icon * 0.9)
                 x += step
         return
-    # Otherwise one icon per kind with its count, so that every kind stays visible.
-    size = max(15, int(icon * 0.8))
-    widths = [step + text_width(f"{n}", size, bold=True) + 4 for _, n in counts]
+    # Otherwise one icon per kind with its count, so that every kind stays visible; the
+    # icons shrink (never the digits) until the strip fits the tile.
+    size = 15
+    while True:
+        widths = [step + text_width(f"{n}", size, bold=True) + 2 for _, n in counts]
+        # (The strip may reach a few pixels into the gap beside the tile.)
+        if sum(widths) + 6 <= w + 2 or icon <= 12:
+            break
+        icon -= 1
+        step = icon * 0.8
     c.d.rounded_rectangle((x0 + 3, y1 - icon - 6, x0 + 9 + sum(widths), y1 - 3), radius=4,
                           fill=WHITE, outline=INK)
     x = x0 + 6
