@@ -360,19 +360,21 @@ def test_nr12_the_flag_tile_finishes_this_round_and_one_more() -> None:
 
 def test_nr13_ties_are_broken_by_the_lowest_region_then_shared() -> None:
     st = position(3, active=0)
-    st.scores = [{"desert": 10, "aquatic": 10, "forest": 10},
-                 {"desert": 20, "aquatic": 10, "forest": 20 / 2 * 0 + 0},
-                 {"desert": 10, "aquatic": 10, "forest": 10}]
-    st.scores[1] = {"desert": 20, "aquatic": 20, "forest": 0 + 10 - 10 + 10 * 0}
-    # seat 1: 20 + 20 + 0 = 40 = seat 0's 10 + 10 + 30 ... but its lowest region is 0.
-    st.board, st.group_points = {}, [{"desert": 0, "aquatic": 0, "forest": 0}] * 3
+    st.scores = [{"desert": 10, "aquatic": 10, "forest": 10},  # 10 + 10 + 30 = 50
+                 {"desert": 20, "aquatic": 20, "forest": 0},  # 20 + 20 + 0 = 40
+                 {"desert": 10, "aquatic": 10, "forest": 10}]  # 50, equal on everything
+    st.group_points = [{"desert": 0, "aquatic": 0, "forest": 0} for _ in range(3)]
     st.phase = "over"
     ranks = {s.seat: (s.total, s.rank) for s in outcome(st).standings}
-    assert ranks[0] == (50, 1) and ranks[2] == (50, 1)  # shared: equal on everything
-    assert ranks[1] == (40, 3)
+    assert ranks == {0: (50, 1), 2: (50, 1), 1: (40, 3)}
     st.scores[1] = {"desert": 30, "aquatic": 5, "forest": 5}  # 30 + 5 + 15 = 50
     ranks = {s.seat: (s.total, s.rank) for s in outcome(st).standings}
-    assert ranks[1] == (50, 3)  # its lowest region (5) loses to 10
+    assert ranks[1] == (50, 3)  # tied on 50, but its lowest region (5) loses to 10
+    st.scores[1] = {"desert": 4, "aquatic": 11, "forest": 13}  # 13 + 11 + 12 = 36
+    st.scores[2] = {"desert": 4, "aquatic": 11, "forest": 13}
+    st.scores[0] = {"desert": 4, "aquatic": 10, "forest": 14}  # 14 + 10 + 12 = 36
+    ranks = {s.seat: (s.total, s.rank) for s in outcome(st).standings}
+    assert ranks == {1: (36, 1), 2: (36, 1), 0: (36, 3)}  # then the second region decides
 
 
 def test_nr14_score_markers_turn_past_20() -> None:
