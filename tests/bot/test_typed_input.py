@@ -5,11 +5,13 @@ holds 2,000 characters), and the console's ``#N`` takes ASCII digits only."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
 from bot.console import run_local
 from bot.service import Refused
+from bot.store import SqliteStore
 from bot.text import Renderer
 from engine.core import MAX_TYPED, ParseError, get_game
 
@@ -44,13 +46,20 @@ def test_without_the_reason_the_typed_text_is_cut_short(locale: str) -> None:
 
 
 @pytest.mark.parametrize("typed", ["#²", "#①", "#٣", "#1²", "#" + "9" * 5000, "#-1"])
-async def test_the_console_refuses_odd_numbers_and_goes_on(typed: str) -> None:
+async def test_the_console_refuses_odd_numbers_and_goes_on(typed: str, tmp_path: Path) -> None:
     # str.isdigit() is true for "²" and "①", which int() then rejects; 5,000 digits pass
     # isdigit() too and overflow int()'s limit: none of them may end the session.
     out = io.StringIO()
-    code = await run_local("skybridge", 2, 0, seed=4, stdin=io.StringIO(f"{typed}\n#1\nquit\n"),
-                           out=out)
+    db = tmp_path / "local.sqlite3"
+    code = await run_local("skybridge", 2, 0, db=db, seed=4,
+                           stdin=io.StringIO(f"{typed}\n#1\nquit\n"), out=out)
     text = out.getvalue()
     assert code == 0, text
     assert "I did not understand" in text or "choose #1 to #" in text
-    assert "placed" in text.lower() or "3@" in text  # the next line, #1, was still played
+    store = await SqliteStore.open(db)
+    try:
+        (table,) = await store.find_tables()
+        # Only the #1 that followed was played.
+        assert [a.source for a in await store.load_actions(table.id)] == ["player"]
+    finally:
+        await store.close()
