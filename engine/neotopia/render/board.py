@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.neotopia.render.canvas import Box, Canvas
 from engine.neotopia.render.cards import card_back, draw_card
 from engine.neotopia.render.geometry import HexLayout, fit_layout
-from engine.neotopia.render.hexboard import draw_city
+from engine.neotopia.render.hexboard import draw_city, footprint
 from engine.neotopia.render.model import Board, View, read_board, require_public
 from engine.neotopia.render.palette import BACKGROUND, HEADER_LIGHT, HIGHLIGHT, INK, WHITE
 from engine.neotopia.render.panels import draw_legend, draw_players
@@ -22,6 +22,10 @@ CITY_H = 892
 CARD_W, CARD_H = 184, 176
 CARD_GAP = 12
 OFFER_TITLE = 30
+PANEL_GAP = 8  # between a corner panel and the city
+PANEL_MIN_W = 270
+PLAYER_MIN_H = 66
+LEGEND_MIN_H = 230
 
 
 @dataclass(frozen=True)
@@ -37,14 +41,32 @@ class BoardLayout:
     deck: Box
 
 
-def corner_boxes(lay: HexLayout, width: int, top: int) -> tuple[Box, Box]:
-    """The free corners left and right of the top region, above the side manufactures."""
-    _, bottom = lay.unit_to_px(0, -5.9)
-    left_edge, _ = lay.unit_to_px(-5.9, 0)
-    right_edge, _ = lay.unit_to_px(5.9, 0)
-    upper = top + 34  # under the top region's name
-    return ((MARGIN, upper, round(left_edge), round(bottom)),
-            (round(right_edge), upper, width - MARGIN, round(bottom)))
+def free_corner(obstacles: list[Box], area: Box, *, left: bool, min_w: int, min_h: int
+                ) -> Box | None:
+    """The tallest box in the area's top-left (or top-right) corner, at least ``min_w`` by
+    ``min_h``, that touches none of ``obstacles``; it may start a little lower to pass
+    under a label."""
+    x0, y0, x1, y1 = area
+    best: Box | None = None
+    for top in (y0, y0 + 40):
+        for bottom in range(y1, top + min_h - 1, -6):
+            hits = [b for b in obstacles if b[1] < bottom and b[3] > top]
+            if left:
+                edge = min([b[0] for b in hits] + [x1]) - PANEL_GAP
+                box = (x0, top, edge, bottom)
+            else:
+                edge = max([b[2] for b in hits] + [x0]) + PANEL_GAP
+                box = (edge, top, x1, bottom)
+            if box[2] - box[0] >= min_w:
+                if best is None or bottom - top > best[3] - best[1]:
+                    best = box
+                break
+    return best
+
+
+def panel_heights(board: Board) -> tuple[int, int]:
+    n = max(1, len(board.players))
+    return n * PLAYER_MIN_H + (n - 1) * 6, LEGEND_MIN_H
 
 
 def board_layout(view: View, names: Sequence[str] = ()) -> BoardLayout:
@@ -55,8 +77,18 @@ def layout_of(board: Board) -> BoardLayout:
     top = HEADER_H + MARGIN
     area = (MARGIN, top, WIDTH - MARGIN, top + CITY_H)
     city = fit_layout(board.geometry, area)
-    players, legend = corner_boxes(city, WIDTH, top)
+    obstacles = footprint(board, city)
+    players_h, legend_h = panel_heights(board)
+    players = free_corner(obstacles, area, left=True, min_w=PANEL_MIN_W, min_h=players_h)
+    legend = free_corner(obstacles, area, left=False, min_w=PANEL_MIN_W, min_h=legend_h)
     y = area[3] + MARGIN
+    if players is None or legend is None:
+        # A board that fills its corners: the panels go side by side under it.
+        half = (WIDTH - 3 * MARGIN) // 2
+        band = max(players_h, legend_h) + 2 * 6 * len(board.players)
+        players = (MARGIN, y, MARGIN + half, y + band)
+        legend = (2 * MARGIN + half, y, WIDTH - MARGIN, y + band)
+        y += band + MARGIN
     tracks = (MARGIN, y, WIDTH - MARGIN, y + tracks_height(board))
     y = tracks[3] + MARGIN + OFFER_TITLE
     offer = tuple((MARGIN + i * (CARD_W + CARD_GAP), y,
@@ -86,7 +118,7 @@ def draw_board(board: Board) -> Canvas:
     x0, y0 = lay.tracks[0], lay.tracks[3] + MARGIN
     c.text((x0 + 2, y0 + OFFER_TITLE // 2), "Project offer", 18, INK, anchor="lm", bold=True)
     for box, card in zip(lay.offer, board.offer, strict=True):
-        draw_card(c, box, card)
+        draw_card(c, box, card, grid=board.geometry.grid)
     card_back(c, lay.deck, f"Deck {board.deck}")
     return c
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.neotopia.render import pieces
 from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
-from engine.neotopia.render.geometry import SQRT3, pattern_unit_bounds
+from engine.neotopia.render.geometry import pattern_unit_bounds, unit_xy
 from engine.neotopia.render.model import Card
 from engine.neotopia.render.palette import (
     INK,
@@ -43,7 +43,7 @@ def main_colour(card: Card) -> str:
 
 
 def draw_card(c: Canvas, box: Box, card: Card, *, owner: str | None = None,
-              outline: RGB = PANEL_EDGE, width: int = 2) -> None:
+              outline: RGB = PANEL_EDGE, width: int = 2, grid: str = "hex") -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     head = max(22, h // 6)
@@ -63,24 +63,25 @@ def draw_card(c: Canvas, box: Box, card: Card, *, owner: str | None = None,
     name = clip(card.type_name, w - 14, max(9, round(head * 0.48)))
     c.text((x0 + 7, y0 + head + 4), name, max(9, round(head * 0.48)), MUTED, anchor="la")
     body = (x0 + 6, y0 + head + 6 + round(head * 0.55), x1 - 6, y1 - 6)
-    draw_pattern(c, body, card)
+    draw_pattern(c, body, card, grid=grid)
 
 
-def draw_pattern(c: Canvas, box: Box, card: Card, *, max_radius: float = MAX_HEX) -> None:
+def draw_pattern(c: Canvas, box: Box, card: Card, *, max_radius: float = MAX_HEX,
+                 grid: str = "hex") -> None:
     """The pattern's cells as hexagons in their colours, centred in ``box``."""
     if not card.pattern:
         return
     x0, y0, x1, y1 = box
     cells = tuple((q, r) for q, r, _ in card.pattern)
-    ux0, uy0, ux1, uy1 = pattern_unit_bounds(cells)
+    ux0, uy0, ux1, uy1 = pattern_unit_bounds(cells, grid)
     radius = min(max_radius, (x1 - x0) / (ux1 - ux0), (y1 - y0) / (uy1 - uy0))
     radius = max(6.0, float(int(radius)))
     ox = x0 + ((x1 - x0) - (ux1 - ux0) * radius) / 2 - ux0 * radius
     oy = y0 + ((y1 - y0) - (uy1 - uy0) * radius) / 2 - uy0 * radius
     for q, r, colour in card.pattern:
-        cx = ox + 1.5 * q * radius
-        cy = oy + SQRT3 * (r + q / 2) * radius
-        pieces.small_hex(c, round(cx, 1), round(cy, 1), radius - 1, colour)
+        ux, uy = unit_xy(grid, q, r)
+        pieces.small_hex(c, round(ox + ux * radius, 1), round(oy + uy * radius, 1), radius - 1,
+                         colour, grid=grid)
 
 
 def _house(c: Canvas, cx: float, cy: float, size: float, colour: str) -> None:

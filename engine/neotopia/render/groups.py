@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.neotopia.render.geometry import Cell
-
-# Axial neighbour directions of the flat-top hex lattice (house set, board.grid).
-DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+from engine.neotopia.render.geometry import Cell, directions
 
 
-def groups(cells: Iterable[Cell], elements: Mapping[str, str]) -> list[tuple[str, str,
-                                                                              tuple[str, ...]]]:
-    """Every group as (region, colour, cell ids sorted), in cell order of the view."""
+def groups(cells: Iterable[Cell], elements: Mapping[str, str], grid: str = "hex"
+           ) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every group as (region, colour, cell ids sorted), in cell order of the view. Cells
+    of different regions are never adjacent (RULINGS: counted per region)."""
+    steps = directions(grid)
     cells = list(cells)
     at = {(c.region, c.q, c.r): c for c in cells}
     seen: set[str] = set()
@@ -30,7 +29,7 @@ def groups(cells: Iterable[Cell], elements: Mapping[str, str]) -> list[tuple[str
         while stack:
             cell = stack.pop()
             members.append(cell.id)
-            for dq, dr in DIRECTIONS:
+            for dq, dr in steps:
                 nb = at.get((cell.region, cell.q + dq, cell.r + dr))
                 if nb is not None and nb.id not in seen and elements.get(nb.id) == colour:
                     seen.add(nb.id)
@@ -40,12 +39,13 @@ def groups(cells: Iterable[Cell], elements: Mapping[str, str]) -> list[tuple[str
 
 
 def largest_groups(cells: Iterable[Cell], elements: Mapping[str, str],
-                   colours: Iterable[str]) -> dict[tuple[str, str], tuple[str, ...]]:
+                   colours: Iterable[str], grid: str = "hex"
+                   ) -> dict[tuple[str, str], tuple[str, ...]]:
     """For each region and each of ``colours``: its largest group (the first found among
     equals, so the drawing is stable; any of them scores the same)."""
     wanted = set(colours)
     best: dict[tuple[str, str], tuple[str, ...]] = {}
-    for region, colour, members in groups(cells, elements):
+    for region, colour, members in groups(cells, elements, grid):
         if colour in wanted and len(members) > len(best.get((region, colour), ())):
             best[(region, colour)] = members
     return best

@@ -84,7 +84,7 @@ def render_private(view: View, names: Sequence[str] = ()) -> bytes:
     c.text((x0 + w + 16, y), "patterns may be turned to any of 6 orientations", 14, MUTED,
            anchor="lm")
     for box, card in zip(lay.cards, hand.cards, strict=True):
-        draw_card(c, box, card, owner=hand.colour)
+        draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
     if not hand.cards:
         c.text((x0 + 2, y + 40), "No project yet: draw from the offer or the deck.", 16,
                MUTED, anchor="lm")

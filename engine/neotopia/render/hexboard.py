@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import Canvas
-from engine.neotopia.render.geometry import SQRT3, Cell, HexLayout, hex_points
-from engine.neotopia.render.groups import DIRECTIONS, largest_groups
+from engine.neotopia.render.canvas import Box, Canvas, text_width
+from engine.neotopia.render.geometry import Cell, HexLayout, directions, hex_points, unit_xy
+from engine.neotopia.render.groups import largest_groups
 from engine.neotopia.render.model import Board
 from engine.neotopia.render.palette import (
     HIGHLIGHT,
@@ -56,7 +56,7 @@ def _ground(c: Canvas, lay: HexLayout, cell: Cell) -> None:
     cx, cy = lay.centre(cell.q, cell.r)
     rad = lay.radius
     tint = OUTER_TINT if cell.kind == "outer" else REGION_TINT
-    c.d.polygon(hex_points(cx, cy, rad - 1), fill=tint.get(cell.region, (220, 220, 220)),
+    c.d.polygon(lay.polygon(cell.q, cell.r, 1), fill=tint.get(cell.region, (220, 220, 220)),
                 outline=REGION_EDGE.get(cell.region, MUTED), width=max(1, round(rad / 16)))
     edge = REGION_EDGE.get(cell.region, MUTED)
     if cell.kind == "outer":
@@ -72,8 +72,11 @@ def _ground(c: Canvas, lay: HexLayout, cell: Cell) -> None:
 
 def _group_bars(c: Canvas, board: Board, lay: HexLayout) -> None:
     by_id = board.geometry.by_id()
+    grid = board.geometry.grid
     best = largest_groups(board.geometry.cells, board.elements,
-                          [p.colour for p in board.players])
+                          [p.colour for p in board.players], grid)
+    steps = directions(grid)
+    forward = steps[: len(steps) // 2]  # each link once
     for (_region, colour), members in sorted(best.items()):
         inside = set(members)
         fill = shade(element_fill(colour), 0.55)
@@ -81,11 +84,11 @@ def _group_bars(c: Canvas, board: Board, lay: HexLayout) -> None:
         for cid in members:
             # The group's cells take a wash of its colour, so the group reads as one block.
             a = by_id[cid]
-            c.d.polygon(hex_points(*lay.centre(a.q, a.r), lay.radius - 1),
+            c.d.polygon(lay.polygon(a.q, a.r, 1),
                         fill=shade(element_fill(colour), 1.55), outline=fill, width=1)
         for cid in members:
             a = by_id[cid]
-            for dq, dr in DIRECTIONS[:3]:  # each link once
+            for dq, dr in forward:
                 b = next((by_id[o] for o in inside if (by_id[o].q, by_id[o].r)
                           == (a.q + dq, a.r + dr)), None)
                 if b is not None:
@@ -132,16 +135,22 @@ def _manufacture(c: Canvas, lay: HexLayout, mid: str, slots: tuple[tuple[int, in
         else:
             pieces.slot(c, cx, cy, rad * 0.6, SLOT_EMPTY)
     if labels:
-        # The name past the outer end, on the tray's axis: what a typed move starts with.
-        dx, dy = x1 - x0, y1 - y0
-        n = math.hypot(dx, dy) or 1.0
-        lx, ly = x1 + dx / n * rad * 1.55, y1 + dy / n * rad * 1.55
-        size = max(9, round(rad * 0.52))
-        h = size * 0.8
-        wbox = size * 1.45
+        lx, ly, size = manufacture_label(lay, slots)
+        h, wbox = size * 0.8, size * 1.45
         c.d.rounded_rectangle((lx - wbox, ly - h, lx + wbox, ly + h), radius=round(h / 2),
                               fill=INK)
         c.text((lx, ly), mid, size, WHITE, anchor="mm", bold=True)
+
+
+def manufacture_label(lay: HexLayout, slots: tuple[tuple[int, int], ...]
+                      ) -> tuple[float, float, int]:
+    """Where a manufacture's name goes: past the outer end, on the tray's axis (the name
+    is what a typed move starts with), and its text size."""
+    (x0, y0), (x1, y1) = lay.centre(*slots[0]), lay.centre(*slots[-1])
+    dx, dy = x1 - x0, y1 - y0
+    n = math.hypot(dx, dy) or 1.0
+    rad = lay.radius
+    return x1 + dx / n * rad * 1.55, y1 + dy / n * rad * 1.55, max(9, round(rad * 0.52))
 
 
 def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> None:
@@ -166,18 +175,28 @@ def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> Non
 
 
 def _region_label(c: Canvas, board: Board, lay: HexLayout, region: str) -> None:
-    """The region's name in the corner of its bounding box farthest from the board's
+    spot = region_label(board, lay, region)
+    if spot is None:
+        return
+    x, y, anchor, name, size = spot
+    c.text((x, y), name, size, shade(REGION_EDGE.get(region, MUTED), 0.5), anchor=anchor,
+           bold=True)
+
+
+def region_label(board: Board, lay: HexLayout, region: str
+                 ) -> tuple[float, float, str, str, int] | None:
+    """The region's name goes in the corner of its bounding box farthest from the board's
     centre: on the house board that corner is free of cells, and the rule needs no
-    coordinates of its own for another board."""
+    coordinates of its own for another board. Returns (x, y, anchor, text, size)."""
     cells = [cell for cell in board.geometry.cells if cell.region == region]
     if not cells:
-        return
-    xs = [1.5 * cell.q for cell in cells]
-    ys = [SQRT3 * (cell.r + cell.q / 2) for cell in cells]
+        return None
+    grid = board.geometry.grid
+    xs = [unit_xy(grid, cell.q, cell.r)[0] for cell in cells]
+    ys = [unit_xy(grid, cell.q, cell.r)[1] for cell in cells]
     corners = [(x, y) for y in (min(ys) - 0.6, max(ys) + 0.6) for x in (min(xs) - 0.6,
                                                                          max(xs) + 0.6)]
-    ox, oy = 1.5 * board.geometry.production[0], SQRT3 * (
-        board.geometry.production[1] + board.geometry.production[0] / 2)
+    ox, oy = unit_xy(grid, *board.geometry.production)
     ux, uy = max(corners, key=lambda p: (round(math.hypot(p[0] - ox, p[1] - oy), 3), -p[0]))
     # Inside the corner at the bottom; outside it at the top, where outer cells reach it.
     left = ux < ox
@@ -185,6 +204,38 @@ def _region_label(c: Canvas, board: Board, lay: HexLayout, region: str) -> None:
     anchor += "d" if uy > oy else "a"
     x, y = lay.unit_to_px(ux, uy)
     name = f"{REGION_LETTER.get(region, '?')} = {REGION_NAME.get(region, region)}"
-    size = max(10, round(lay.radius * 0.6))
-    c.text((x, y), name, size, shade(REGION_EDGE.get(region, MUTED), 0.5), anchor=anchor,
-           bold=True)
+    return x, y, anchor, name, max(10, round(lay.radius * 0.6))
+
+
+def footprint(board: Board, lay: HexLayout) -> list[Box]:
+    """The pixel boxes the city covers (cells, trays and their names, the stack, the
+    region names), so panels can be put where nothing is drawn."""
+    boxes: list[Box] = []
+    half = lay.radius
+    for cell in board.geometry.cells:
+        xs, ys = zip(*lay.polygon(cell.q, cell.r), strict=True)
+        boxes.append((math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)),
+                      math.ceil(max(ys))))
+    for m in board.geometry.manufactures:
+        for q, r in m.slots:
+            x, y = lay.centre(q, r)
+            boxes.append((math.floor(x - half), math.floor(y - half), math.ceil(x + half),
+                          math.ceil(y + half)))
+        if m.slots:
+            lx, ly, size = manufacture_label(lay, m.slots)
+            boxes.append((math.floor(lx - size * 1.5), math.floor(ly - size),
+                          math.ceil(lx + size * 1.5), math.ceil(ly + size)))
+    px, py = lay.centre(*board.geometry.production)
+    pr = lay.radius * STACK_SCALE
+    boxes.append((math.floor(px - pr), math.floor(py - pr), math.ceil(px + pr),
+                  math.ceil(py + pr)))
+    for region in board.geometry.regions:
+        spot = region_label(board, lay, region)
+        if spot is not None:
+            lx, ly, anchor, name, size = spot
+            w = text_width(name, size, bold=True)
+            left = lx if anchor[0] == "l" else lx - w
+            top = ly if anchor[1] == "a" else ly - size * 1.3
+            boxes.append((math.floor(left), math.floor(top), math.ceil(left + w),
+                          math.ceil(top + size * 1.3)))
+    return boxes

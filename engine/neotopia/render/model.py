@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.neotopia.render.geometry import Cell, Geometry, Manufacture
+from engine.neotopia.render.geometry import GRIDS, Cell, Geometry, Manufacture
 from engine.neotopia.render.palette import ELEMENT_NAME
 
 View = Mapping[str, Any]
@@ -72,6 +72,7 @@ class Hand:
     scores: Mapping[str, int]
     round: int
     phase: str
+    grid: str = "hex"
 
 
 def require_public(view: View, who: str) -> None:
@@ -119,7 +120,10 @@ def read_geometry(view: View) -> Geometry:
                     tuple((int(q), int(r)) for q, r in m.get("slots", [])))
         for m in board["manufactures"])
     pq, pr = board.get("production_slot", [0, 0])
-    return Geometry(cells, regions, centres, manufactures, (int(pq), int(pr)))
+    grid = str(board.get("grid", "hex"))
+    if grid not in GRIDS:
+        raise ValueError(f"cannot draw a board on a {grid!r} grid (known: {', '.join(GRIDS)})")
+    return Geometry(cells, regions, centres, manufactures, (int(pq), int(pr)), grid)
 
 
 def read_board(view: View, names: Sequence[str] = ()) -> Board:
@@ -193,4 +197,5 @@ def read_hand(view: View, names: Sequence[str] = ()) -> Hand:
         scores={str(k): int(v) for k, v in me.get("scores", {}).items()},
         round=int(turn.get("round", 0) or 0),
         phase=str(view.get("phase", "play")),
+        grid=str(view.get("board", {}).get("grid", "hex")),
     )

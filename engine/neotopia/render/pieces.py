@@ -4,7 +4,7 @@ tokens as lettered squares, player badges (a disc of the player's colour and let
 from __future__ import annotations
 
 from engine.neotopia.render.canvas import Canvas
-from engine.neotopia.render.geometry import hex_points
+from engine.neotopia.render.geometry import cell_points
 from engine.neotopia.render.palette import (
     INK,
     RGB,
@@ -59,9 +59,10 @@ def slot(c: Canvas, cx: float, cy: float, radius: float, fill: RGB) -> None:
 
 
 def small_hex(c: Canvas, cx: float, cy: float, radius: float, colour: str,
-              *, outline: RGB = INK) -> None:
-    """A pattern cell on a card: a filled hexagon with the colour's letter."""
-    c.d.polygon(hex_points(cx, cy, radius), fill=element_fill(colour), outline=outline,
+              *, outline: RGB = INK, grid: str = "hex") -> None:
+    """A pattern cell on a card: a filled cell of the board's lattice with the colour's
+    letter."""
+    c.d.polygon(cell_points(grid, cx, cy, radius), fill=element_fill(colour), outline=outline,
                 width=max(1, round(radius / 12)))
     c.text((cx, cy + radius * 0.04), colour, max(8, round(radius * 0.95)),
            element_text(colour), anchor="mm", bold=True)

@@ -282,3 +282,66 @@ def test_golden_image_stays_close() -> None:
     assert got.size == want.size
     diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
     assert max(diff) < 1.5, diff
+
+
+def _on_squares(view: dict[str, Any]) -> dict[str, Any]:
+    """The same position on a square lattice (offset coordinates of the hex cells), as a
+    transcribed printed set on squares would give it."""
+    square = copy.deepcopy(view)
+    square["board"]["grid"] = "square"
+
+    def move(q: int, r: int) -> list[int]:
+        return [q, r + (q - (q & 1)) // 2]
+
+    for cell in square["board"]["cells"]:
+        cell["q"], cell["r"] = move(cell["q"], cell["r"])
+    for m in square["board"]["manufactures"]:
+        m["slots"] = [move(q, r) for q, r in m["slots"]]
+    return square
+
+
+def test_a_square_grid_draws_squares_where_the_view_says() -> None:
+    from engine.neotopia.render.geometry import cell_points
+
+    view = _on_squares(e2_view())
+    data = render_board(view, names=NAMES)
+    im = png(data)
+    lay = board_layout(view, NAMES)
+    assert lay.city.grid == "square" and im.size == lay.size
+    assert data != render_board(e2_view(), names=NAMES)
+    for cell in view["board"]["cells"]:
+        box = _disc_box(view, cell["id"])
+        if cell["element"]:
+            assert share(im, box, [ELEMENT_FILL[cell["element"]]], tol=10) > 0.4, cell["id"]
+    # A square cell fills the corners of its box, which a hexagon leaves empty.
+    empty = next(c for c in view["board"]["cells"] if c["kind"] == "normal" and not c["element"])
+    cx, cy = lay.city.centre(empty["q"], empty["r"])
+    x0, y0 = cell_points("square", cx, cy, lay.city.radius)[0]
+    corner = (round(x0) + 3, round(y0) + 3, round(x0) + 7, round(y0) + 7)
+    assert share(im, corner, [BACKGROUND], tol=3) < 0.2
+
+
+def test_an_unknown_grid_is_refused_by_name() -> None:
+    view = e2_view()
+    view["board"]["grid"] = "triangle"
+    with pytest.raises(ValueError, match="triangle"):
+        render_board(view)
+
+
+def test_panels_never_cover_the_city() -> None:
+    from engine.neotopia.render.hexboard import footprint
+
+    def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for view in (e2_view(), GAME.view(final4(), None), _on_squares(e2_view())):
+        lay = board_layout(view, NAMES)
+        board = read_board(view, NAMES)
+        covered = footprint(board, lay.city)
+        for panel in (lay.players, lay.legend):
+            assert not any(overlap(panel, box) for box in covered), panel
+            assert panel[2] - panel[0] >= 270 and panel[0] >= 0 and panel[2] <= lay.size[0]
+        assert lay.tracks[1] > max(lay.players[3], lay.legend[3])
+    # On the house board the panels sit in the free corners beside the top region.
+    lay = board_layout(e2_view(), NAMES)
+    assert lay.players[3] < lay.city_area[3] and lay.legend[3] < lay.city_area[3]

@@ -90,3 +90,13 @@ def test_the_name_is_drawn() -> None:
 def test_public_view_is_refused() -> None:
     with pytest.raises(ValueError, match="seat's view"):
         render_private(GAME.view(mid4(), None))
+
+
+def test_an_empty_hand_says_so() -> None:
+    view = e2_view(0, hands=[[], ["C31"], ["C32"], ["C33"]])
+    lay = hand_layout(view, NAMES)
+    assert lay.cards == ()
+    im = png(render_private(view, names=NAMES))
+    assert im.size == lay.size
+    assert render_private(view, names=NAMES) != render_private(
+        e2_view(0, hands=[["C01"], ["C31"], ["C32"], ["C33"]]), names=NAMES)
