@@ -3,8 +3,8 @@
 A face-up tile is drawn in full, a face-down one as its back (never its face: the
 view does not hold it), a taken or empty space as a flat square. Each architect
 stands in its slot, pointing at the line it faces, in its owner's colour with the
-owner's letter and its number. Free slots that face the Urbanist's row or column are
-crossed out, as in the rulebook's illustration.
+owner's letter and its number; the one placed last has a gold halo. Free slots that
+face the Urbanist's row or column are crossed out, as in the rulebook's illustration.
 """
 
 from __future__ import annotations
@@ -15,7 +15,14 @@ from engine.quadropolis.render import icons
 from engine.quadropolis.render.canvas import Box, Canvas
 from engine.quadropolis.render.geometry import SITE_SIZE
 from engine.quadropolis.render.model import Board
-from engine.quadropolis.render.palette import INK, MUTED, SITE_GROUND, player_fill, shade
+from engine.quadropolis.render.palette import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    SITE_GROUND,
+    player_fill,
+    shade,
+)
 from engine.quadropolis.render.tiles import draw_back, draw_empty, draw_tile
 
 
@@ -101,9 +108,17 @@ def draw_site(c: Canvas, board: Board, lay: SiteLayout) -> None:
                 label = slot_name(side, i)
                 c.text((cx, cy), label, max(15, int(lay.band * 0.4)), MUTED, anchor="mm",
                        bold=True)
-    for a in board.architects:
+    for i, a in enumerate(board.architects):
         cx, cy = lay.slot_center(a.side, a.index)
         color = None if a.owner is None else board.players[a.owner].color
+        if i == len(board.architects) - 1:
+            # The architect placed last (the view lists them in play order): a gold halo.
+            # A black rim keeps it visible around a yellow player's architect too.
+            halo = token * 0.62
+            c.d.rounded_rectangle((cx - halo - 2, cy - halo - 2, cx + halo + 2, cy + halo + 2),
+                                  radius=9, fill=INK)
+            c.d.rounded_rectangle((cx - halo, cy - halo, cx + halo, cy + halo), radius=8,
+                                  fill=HIGHLIGHT)
         _pointer(c, lay, a.side, cx, cy, token, color)
         icons.architect(c, cx, cy, token, a.number, color)
 

@@ -230,3 +230,19 @@ def test_golden_image_stays_close() -> None:
     # change, loose enough that another Pillow or FreeType version's anti-aliasing passes.
     diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
     assert max(diff) < 1.5, diff
+
+
+def test_only_the_architect_placed_last_has_a_halo() -> None:
+    from engine.quadropolis.render.palette import HIGHLIGHT
+
+    _, view = mid_game(4)
+    assert len(view["slots"]) >= 2
+    board = read_board(view)
+    im = png(render_board(view))
+    lay = board_layout(board)
+    for i, slot in enumerate(view["slots"]):
+        cx, cy = lay.site.slot_center(slot["side"], slot["line"] - 1)
+        r = int(lay.site.band * 0.88 * 0.62)
+        ring = (int(cx - r), int(cy - r), int(cx + r), int(cy + r))
+        halo = share(im, ring, [HIGHLIGHT], tol=6) > 0.03
+        assert halo == (i == len(view["slots"]) - 1), slot
