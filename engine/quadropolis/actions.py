@@ -48,6 +48,13 @@ class Take:
     def to_json(self) -> dict[str, Any]:
         return {"type": "take", "architect": self.architect, "slot": self.slot}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Take:
+        action = from_json(data)
+        if not isinstance(action, Take):
+            raise ParseError(f"Not a take action: {dict(data)!r}", code="bad_json")
+        return action
+
 
 @dataclass(frozen=True)
 class Place:
@@ -62,6 +69,13 @@ class Place:
     def to_json(self) -> dict[str, Any]:
         return {"type": "place", "row": self.row, "col": self.col}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Place:
+        action = from_json(data)
+        if not isinstance(action, Place):
+            raise ParseError(f"Not a place action: {dict(data)!r}", code="bad_json")
+        return action
+
 
 @dataclass(frozen=True)
 class Discard:
@@ -72,6 +86,13 @@ class Discard:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "discard"}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Discard:
+        action = from_json(data)
+        if not isinstance(action, Discard):
+            raise ParseError(f"Not a discard action: {dict(data)!r}", code="bad_json")
+        return action
 
 
 QAction = Take | Place | Discard

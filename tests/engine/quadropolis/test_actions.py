@@ -45,6 +45,9 @@ def test_every_action_text_and_json_come_back() -> None:
     for a in actions:
         assert parse(a.text()) == a
         assert from_json(a.to_json()) == a
+        assert type(a).from_json(a.to_json()) == a
+    with pytest.raises(ParseError):
+        Take.from_json(Discard().to_json())
 
 
 @pytest.mark.parametrize(
