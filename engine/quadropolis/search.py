@@ -229,9 +229,57 @@ class Search:
 
         walk(0, 0, 0, 0, 0, 0, 0)
 
+    def services(self, part: list[int]) -> Table:
+        """Public services interact only through the number of districts holding one; in
+        a district they differ only by their own points (printed, and +2 per monument
+        beside them). So for k of them in a district the best are the k of most points
+        (earliest first), and a programme over the districts counts them."""
+        base = self.scorer.always
+        score = self.scorer.score
+        zero = score(base)
+        own = {i: score(base | 1 << i) - zero for i in part}
+        districts: dict[int, list[int]] = {}
+        board = self.city.board
+        for i in part:
+            x = self.city.buildings[i]
+            districts.setdefault(board.districts[x.row - 1][x.col - 1], []).append(i)
+        # The district bonus is counted once, at the end: remove it from ``own``.
+        single = self.city.tables.public_service[1]
+        # (inhabitants used, districts held) -> entry
+        states: dict[tuple[int, int], Entry] = {(0, 0): (0, 0, 0, 0)}
+        budget_i = self.budget[0]
+        for members in districts.values():
+            ranked = sorted(members, key=lambda i: (-(own[i] - single), i))
+            merged: dict[tuple[int, int], Entry] = {}
+            for (ui, held), (pts, cnt, pref, mask) in states.items():
+                add_pts = add_pref = add_mask = 0
+                for k in range(len(ranked) + 1):
+                    if k:
+                        i = ranked[k - 1]
+                        add_pts += own[i] - single
+                        add_pref += self.weight[i]
+                        add_mask |= 1 << i
+                    if ui + k > budget_i:
+                        break
+                    key = (ui + k, held + (k > 0))
+                    entry = (pts + add_pts, cnt + k, pref + add_pref, mask | add_mask)
+                    old = merged.get(key)
+                    if old is None or entry[:3] > old[:3]:
+                        merged[key] = entry
+            states = merged
+        table = self.city.tables.public_service
+        out: Table = {}
+        for (ui, held), (pts, cnt, pref, mask) in states.items():
+            bonus = table[min(held, len(table) - 1)]
+            keep_best(out, (ui, 0, 0), (pts + bonus, cnt, pref, mask))
+        return out
+
     def table(self, part: list[int], forced: int) -> Table:
         """The best entry per bucket over the activation subsets of ``part``."""
         base = self.scorer.always
+        kinds = {self.city.buildings[i].type for i in part}
+        if len(part) > SMALL and kinds == {"public_service"}:
+            return self.services(part)
         if len(part) <= SMALL:
             key = tuple(part)
             if key not in self.listed:

@@ -16,12 +16,12 @@ EXPERT_TYPES = [*CLASSIC_TYPES, "office", "monument"]
 
 
 @st.composite
-def cities(draw: st.DrawFn, max_buildings: int = 10) -> City:
-    mode = draw(st.sampled_from(["classic", "expert"]))
+def cities(draw: st.DrawFn, max_buildings: int = 10, kinds: list[str] | None = None) -> City:
+    mode = draw(st.sampled_from(["classic", "expert"] if kinds is None else ["expert"]))
     rows, cols = 4, 4 if mode == "classic" else 5
     spaces = draw(st.lists(st.tuples(st.integers(1, rows), st.integers(1, cols)),
                            unique=True, min_size=0, max_size=max_buildings))
-    types = CLASSIC_TYPES if mode == "classic" else EXPERT_TYPES
+    types = kinds or (CLASSIC_TYPES if mode == "classic" else EXPERT_TYPES)
     top = 4 if mode == "classic" else 5
     buildings = []
     for r, c in spaces:
@@ -48,6 +48,16 @@ def test_conditioning_on_a_cut_equals_brute_force(city: City) -> None:
     """Large parts are split by fixing a cut (search.SMALL); force it on small cities."""
     with patch.object(search, "SMALL", 2):
         fast = allocate.__wrapped__(city)  # past the cache
+    slow = brute_force(city)
+    assert fast.key == slow.key and fast.active == slow.active
+
+
+@settings(max_examples=40, deadline=None)
+@given(city=cities(max_buildings=12, kinds=["public_service", "monument", "park"]))
+def test_public_services_by_district_equal_brute_force(city: City) -> None:
+    """Many public services form one part, searched district by district."""
+    with patch.object(search, "SMALL", 2):
+        fast = allocate.__wrapped__(city)
     slow = brute_force(city)
     assert fast.key == slow.key and fast.active == slow.active
 
