@@ -179,3 +179,27 @@ def test_typed_int_refuses_what_int_would_take_or_choke_on(token: str) -> None:
                                               ("999999", 999_999)])
 def test_typed_int_reads_ascii_numbers(token: str, value: int) -> None:
     assert typed_int(token) == value
+
+
+@pytest.mark.parametrize(("game", "state", "seat"), CASES, ids=IDS)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_legal_texts_among_noise_read_or_refuse_politely(game: Game[Any], state: Any, seat: int,
+                                                         data: st.DataObject) -> None:
+    # The success path too: a legal action's text with what a chat adds around it (spaces,
+    # a newline, a different case) reads as that action; with characters inserted inside
+    # it is read as an action whose text reads back the same, or refused, nothing else.
+    legal = game.legal_actions(state, seat)
+    action = data.draw(st.sampled_from(legal), label="action")
+    text = action.text()
+    padded = data.draw(st.sampled_from([" ", "  ", "\n", " \t"])) + text + "\n"
+    assert game.parse_action(state, seat, padded) == action
+    assert game.parse_action(state, seat, text.upper()) == action
+    assert game.parse_action(state, seat, text.lower()) == action
+    at = data.draw(st.integers(0, len(text)), label="at")
+    noise = data.draw(st.text(st.sampled_from(NASTY), min_size=1, max_size=5), label="noise")
+    before = game.state_to_json(state)
+    answer = _parse(game, state, seat, text[:at] + noise + text[at:])
+    assert game.state_to_json(state) == before
+    if not isinstance(answer, (ParseError, IllegalAction)):
+        assert game.parse_action(state, seat, answer.text()) == answer  # type: ignore[attr-defined]
