@@ -66,6 +66,19 @@ class GreedyAI:
             return self._best_draw(state, seat, draws)
         own = state.colour_of(seat)
         takes = [a for a in options if isinstance(a, Take)]
+        if takes and (not draws or len(state.hands[seat]) >= 3):
+            near = patterns.progress(state.data, state.board, state.hands[seat],
+                                     bool(state.options["mirror"]))
+            scored = [(self._progress_value(state, seat, t, near), t) for t in takes]
+            value, take = max(scored, key=lambda vt: (vt[0], vt[1].text()))
+            if value > 0:
+                return take
+            # Nothing to complete soon: open up the region that will count three times.
+            weakest = self._weakest(state, seat)
+            reach = [t for t in takes if any(state.data.cells[c].region == weakest
+                                             for c in self._cells_for(state, t))]
+            if reach:
+                return max(reach, key=lambda t: (t.colour == own, rng.randbelow(1000)))
         mine = [a for a in takes if a.colour == own]
         if mine:
             return mine[rng.randbelow(len(mine))]
@@ -125,6 +138,26 @@ class GreedyAI:
             out.append((take, value))
         return out
 
+    def _weight(self, st: NeotopiaState, seat: int, region: str) -> int:
+        """3 for the seat's weakest region (it counts three times at the end), else 1."""
+        scores = st.scores[seat]
+        return 3 if scores[region] == min(scores.values()) else 1
+
+    def _weakest(self, st: NeotopiaState, seat: int) -> str:
+        scores = st.scores[seat]
+        count = {r.id: sum(1 for c in r.cells if c in st.board) for r in st.data.regions}
+        return min(scores, key=lambda r: (scores[r], count[r], r))
+
+    def _progress_value(self, st: NeotopiaState, seat: int, take: Take,
+                        near: dict[tuple[str, str], int]) -> int:
+        best = 0
+        for cell in self._cells_for(st, take):
+            count = near.get((cell, take.colour), 0)
+            if count:
+                region = st.data.cells[cell].region
+                best = max(best, count * self._weight(st, seat, region))
+        return best
+
     def _cells_for(self, st: NeotopiaState, take: Take) -> list[str]:
         data = st.data
         if take.source == "reserve":
@@ -142,10 +175,15 @@ class GreedyAI:
                                      bool(st.options["mirror"]))
         own = st.colour_of(seat)
 
-        def value(a: Place) -> tuple[int, int, int]:
+        near = patterns.progress(st.data, st.board, st.hands[seat], bool(st.options["mirror"]))
+
+        def value(a: Place) -> tuple[int, int, int, int, int]:
             gain = self._cell_gain(st, seat, a.cell, colour, opp)
+            region = st.data.cells[a.cell].region
+            ahead = near.get((a.cell, colour), 0) * self._weight(st, seat, region)
             friends = sum(1 for n in st.data.neighbours[a.cell] if st.board.get(n) == own)
-            return (gain, friends if colour == own else 0, rng.randbelow(1000))
+            weight = self._weight(st, seat, region)
+            return (gain, ahead, weight, friends if colour == own else 0, rng.randbelow(1000))
 
         return max(cells, key=value)
 

@@ -100,3 +100,32 @@ def opportunities(data: DataSet, board: Mapping[str, str], cards: Iterable[str],
                             if card not in found:
                                 found.append(card)
     return out
+
+
+def progress(data: DataSet, board: Mapping[str, str], cards: Iterable[str], mirror: bool
+             ) -> dict[tuple[str, str], int]:
+    """For the AI: ``(free cell, colour)`` -> how many copies of a hand pattern, two
+    elements short, that element would bring to one element short."""
+    out: dict[tuple[str, str], int] = {}
+    for card in dict.fromkeys(cards):
+        for shape in orientations(data.name, card, mirror):
+            for region in data.regions:
+                for anchor in region.cells:
+                    a = data.cells[anchor]
+                    missing: list[tuple[str, str]] = []
+                    for dq, dr, colour in shape:
+                        target = data.by_coord.get((a.q + dq, a.r + dr))
+                        if target is None or data.cells[target].region != region.id:
+                            break
+                        have = board.get(target)
+                        if have == colour:
+                            continue
+                        if have is not None or len(missing) == 2 or \
+                                data.cells[target].kind == "outer":
+                            break
+                        missing.append((target, colour))
+                    else:
+                        if len(missing) == 2:
+                            for key in missing:
+                                out[key] = out.get(key, 0) + 1
+    return out
