@@ -1,10 +1,11 @@
 """Automated seats: random, and a greedy one that completes projects where they pay most.
 
 The greedy player reads only its own hand and the public board. It values points by
-what they add to the final formula (best + second + 3 x worst), so it feeds its weakest
-region, takes the tokens that covering a bonus cell or a threshold gives, keeps tokens
-(3 points each at the end) unless spending one completes a project, and grows its own
-colour's groups when it has nothing better to do.
+what they add to the final formula (best + second + 3 x worst), with a lean towards its
+lower regions; it takes the tokens that covering a bonus cell or a threshold gives and
+keeps tokens (3 points each at the end) unless spending one completes a project. With
+nothing to complete, it brings hand patterns that are two elements short one element
+closer, else opens up its weakest region, else grows its own colour's groups.
 """
 
 from __future__ import annotations
