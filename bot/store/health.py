@@ -265,6 +265,7 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> None:
     require_directory(str(target))
     partial = target.with_name(target.name + ".partial")
     try:
+        partial.unlink(missing_ok=True)  # the leftover of an interrupted backup
         copy = sqlite3.connect(str(partial))
         try:
             # All pages in one step: a paced copy restarts whenever another process

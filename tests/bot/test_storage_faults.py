@@ -226,3 +226,10 @@ async def test_the_write_ahead_log_shrinks_back_after_a_long_reader(tmp_path: Pa
         assert wal.stat().st_size <= JOURNAL_SIZE_LIMIT
     finally:
         await store.close()
+
+
+def test_backup_onto_the_database_itself_is_refused(healthy: Path, tmp_path: Path) -> None:
+    db = copy_of(healthy, tmp_path)
+    before = db.read_bytes()
+    assert_refused(urbanist("backup", str(db), "--db", str(db)), "is the database itself")
+    assert db.read_bytes() == before
