@@ -9,8 +9,8 @@ schema. ``validate`` (``datacheck.py``) checks every invariant of section C of
 
 from __future__ import annotations
 
+import hashlib
 import json
-from functools import cache
 from pathlib import Path
 
 from engine.neotopia.components import (
@@ -58,13 +58,26 @@ def resolve(name: str) -> Path:
 
 
 _LATEST: dict[str, DataSet] = {}
+_CHECKED: dict[tuple[str, str], DataSet] = {}
 
 
 def load(name: str = DEFAULT) -> DataSet:
-    """Load and validate a data set by name or path; cached while the file is unchanged."""
+    """Load and validate a data set by name or path; cached while the file's content is
+    the same (a table created after the file is edited gets the edited set)."""
     path = resolve(name)
-    stat = path.stat()
-    data = _load(name, str(path), stat.st_mtime_ns, stat.st_size)
+    try:
+        content = path.read_bytes()
+    except OSError as exc:
+        raise DataError(1, f"the file cannot be read ({type(exc).__name__})") from exc
+    key = (name, hashlib.sha256(content).hexdigest())
+    data = _CHECKED.get(key)
+    if data is None:
+        try:
+            raw = json.loads(content.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise DataError(1, f"the file cannot be read as JSON ({type(exc).__name__})") \
+                from exc
+        data = _CHECKED[key] = validate(raw, name=name)
     _LATEST[name] = data
     return data
 
@@ -73,13 +86,3 @@ def dataset(name: str) -> DataSet:
     """The data set a running table uses: as last loaded (games read it constantly)."""
     data = _LATEST.get(name)
     return data if data is not None else load(name)
-
-
-@cache
-def _load(name: str, where: str, mtime: int, size: int) -> DataSet:
-    path = Path(where)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(1, f"the file cannot be read as JSON ({type(exc).__name__})") from exc
-    return validate(raw, name=name)
