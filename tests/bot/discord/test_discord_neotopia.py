@@ -89,7 +89,7 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
     assert_selects_fit(dm)
 
     rng = random.Random(9)
-    counts = {"menu": 0, "typed": 0, "restart": 0, "timeout": 0, "many": 0}
+    counts = {"menu": 0, "typed": 0, "restart": 0, "timeout": 0, "many": 0, "refused": 0}
     late_seat: int | None = None
     held: dict[int, set[str]] = {}  # cards each seat held at some point
     shown: set[str] = set()  # cards the public views showed (offer, built projects)
@@ -102,6 +102,7 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
         texts = [o.text for o in prompt.options]
         view = await world.service.view(table, world.actor(member))
         stage = (view.get("turn") or {}).get("stage")
+        assert set(texts) == set(view["legal"])  # the menu is the engine's legal moves
         held.setdefault(seat, set()).update(c["id"] for c in view["players"][seat]["hand"])
         public = await world.service.view(table)
         shown.update(c["id"] for c in public["offer"])
@@ -128,13 +129,26 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
             assert (await world.service.info(table)).version > info.version
             counts["timeout"] += 1
             continue
+        if not counts["refused"] and stage == "turn" and n > 10:
+            # A typed mistake: refused politely in the DM, with why; nothing changes.
+            before = len(world.dms(member))
+            bad = await member.send_dm("FD:Z")
+            assert [str(r.emoji) for r in world.refresh(bad).reactions] != ["✅"]
+            assert (await world.service.info(table)).version == info.version
+            answer = world.dms(member)[before:]
+            assert answer and "FD:Z" in answer[-1].content, [m.content for m in answer]
+            assert all(t in answer[-1].content for t in texts[:3])  # and what is legal
+            counts["refused"] += 1
+            # The spectator has no seat, hence no hand and no menu.
+            result = await world.spectator.slash(world.channel, "hand")
+            assert result.ephemeral and "no seat" in result.response.content
         typed = n % 5 == 4
         counts["many"] += len(texts) > 25 and not typed
         await one_decision(world, table, rng, typed=typed, counts=counts)
     else:
         raise AssertionError("the game did not end")
 
-    assert counts["restart"] == 1 and counts["timeout"] == 1
+    assert counts["restart"] == 1 and counts["timeout"] == 1 and counts["refused"] == 1
     for member in world.people:  # everyone was sent the picture of their hand
         assert any(a.filename == f"hand-{table}.png" for m in world.dms(member)
                    for a in m.attachments), member.name
@@ -144,7 +158,11 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
     assert final.status == "finished"
     log = await world.service.log(table)
     assert "timeout" in [e.source for e in log if e.seat == late_seat]
-    assert any("Time ran out for" in m.content for m in world.channel_messages())
+    assert late_seat is not None
+    late = final.seats[late_seat]
+    assert any(f"Time ran out for {late.name}" in m.content for m in world.channel_messages())
+    assert any("Time ran out at table" in m.content
+               for m in world.dms(world.member_of(late.user_id)))
 
     # The game-over post: the winner named, the scores image and the timelapse.
     messages = world.channel_messages()
