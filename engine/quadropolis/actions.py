@@ -2,16 +2,17 @@
 
 A turn is two decisions, so that no menu offers more than 25 choices at once:
 
-1. **take**: put an architect at a slot of the construction site. Text ``3@L4``:
+1. **take**: put an architect at a slot of the construction site. Text ``A3@L4``:
    architect 3 at the left end of site row 4, so it takes the 3rd space of that row
    (L141). Slots: ``L1``-``L5`` / ``R1``-``R5`` at the left / right end of row 1-5,
    ``T1``-``T5`` / ``B1``-``B5`` at the top / bottom end of column 1-5. The menu groups
-   the choices by architect (the text before ``@``): at most 5 groups of 20 slots.
+   the choices by architect (the text before ``@``, ``A1`` to ``A5``): at most 5 groups
+   of 20 slots.
 2. **place** the tile taken, if any (an empty space or a face-down tile gives nothing
    and ends the turn): ``r2c3`` puts it on row 2, column 3 of your city (on top of the
    stack there when it builds a floor); ``discard`` throws it away (it gives nothing).
 
-Case and spaces do not matter: ``3 @ l4``, ``A3@L4``, ``R2C3``, ``r2 c3`` and ``2,3``
+Case and spaces do not matter: ``a3 @ l4``, ``3@L4``, ``R2C3``, ``r2 c3`` and ``2,3``
 are read too. A typed text over :data:`MAX_TEXT` characters is refused at once with a
 ParseError (``too_long``); the parser reads each character a bounded number of times.
 """
@@ -29,7 +30,7 @@ SIDES: Final = ("T", "B", "L", "R")
 SIDE_NAMES: Final = {"T": "top", "B": "bottom", "L": "left", "R": "right"}
 SLOTS: Final = tuple(f"{side}{n}" for side in SIDES for n in range(1, 6))
 FORMS_HELP: Final = (
-    "take with architect@slot (3@L4: architect 3 at the left end of site row 4; "
+    "take with architect@slot (A3@L4: architect 3 at the left end of site row 4; "
     "slots L1-L5, R1-R5, T1-T5, B1-B5), then place with r2c3 (row 2, column 3 of "
     "your city) or discard"
 )
@@ -43,7 +44,7 @@ class Take:
     slot: str
 
     def text(self) -> str:
-        return f"{self.architect}@{self.slot}"
+        return f"A{self.architect}@{self.slot}"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take", "architect": self.architect, "slot": self.slot}
@@ -160,7 +161,7 @@ def parse(text: str) -> QAction:
             head = head[1:]
         if not (len(head) == 1 and head.isascii() and head.isdigit()):
             raise ParseError(
-                f"Before @ write the architect's number (1-5), as in 3@L4, not {head!r}.",
+                f"Before @ write the architect, A1 to A5, as in A3@L4, not {head!r}.",
                 code="bad_architect_text", typed=head[:20],
             )
         side, number = slot[:1].upper(), slot[1:]

@@ -164,7 +164,7 @@ def _place(state: State, seat: int, action: QAction) -> list[Event]:
     taken = state.taken
     if state.phase != "place" or taken is None:
         raise IllegalAction(
-            "First take a tile with an architect (3@L4).", code="take_first",
+            "First take a tile with an architect (A3@L4).", code="take_first",
         )
     tile_id = str(taken["tile"])
     tile = TILES[tile_id]

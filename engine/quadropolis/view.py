@@ -56,7 +56,7 @@ Top level::
     left_on_site  how many face-up tiles are still on the site
     face_down   how many face-down tiles are on the site
     final       null until the game is over; then one entry per seat (see FINAL)
-    me          only in a seat's view: {"legal": ["3@L4", ...]}
+    me          only in a seat's view: {"legal": ["A3@L4", ...]}
 
 TILE (a face-up tile; the same fields everywhere)::
 

@@ -24,6 +24,7 @@ from tests.engine.quadropolis.helpers import fresh
 @pytest.mark.parametrize(
     ("typed", "action"),
     [
+        ("A3@L4", Take(3, "L4")),
         ("3@L4", Take(3, "L4")),
         (" a3 @ l4 ", Take(3, "L4")),
         ("5@b1", Take(5, "B1")),
@@ -74,7 +75,7 @@ def test_text_over_the_limit_is_refused_at_once() -> None:
         parse("3@L4" + " " * MAX_TEXT)
     assert err.value.code == "too_long"
     assert err.value.params["limit"] == MAX_TEXT
-    assert len(parse(" " * (MAX_TEXT - 4) + "3@L4").text()) == 4
+    assert parse(" " * (MAX_TEXT - 4) + "3@L4") == Take(3, "L4")  # at the limit: read
 
 
 def test_the_game_parser_lists_what_is_legal() -> None:
@@ -84,7 +85,7 @@ def test_the_game_parser_lists_what_is_legal() -> None:
     with pytest.raises(ParseError) as err:
         GAME.parse_action(state, seat, "hello")
     legal = err.value.params["legal"]
-    assert "1@L1" in legal and "Possible now" in err.value.message
+    assert "A1@L1" in legal and "Possible now" in err.value.message
 
 
 def test_bad_json_is_a_parse_error() -> None:

@@ -23,7 +23,7 @@ def test_every_decision_fits_a_menu(mode: str) -> None:
         assert not menu.typed_only and not menu.empty
         if state.phase == "take":
             groups = groups_of(texts)
-            assert {g.key for g in groups} <= {"1", "2", "3", "4", "5"}
+            assert {g.key for g in groups} <= {"A1", "A2", "A3", "A4", "A5"}
             assert all(len(g.texts) <= 20 for g in groups)
         else:
             assert len(texts) <= 25 and texts[-1] == "discard"

@@ -69,7 +69,7 @@ def test_prompts_and_views_render(locale: str) -> None:
                     "deadline": None, "options": [], "locale": locale, "names": NAMES}
             text = env.get_template(f"{locale}/quadropolis/your_turn.txt").render(full)
             if ctx["decision"] == "take":
-                assert "3@L4" in text
+                assert "A3@L4" in text
             else:
                 assert all(o in text for o in ctx["view"]["taken"]["options"])
         for view in game["views"]:
@@ -116,5 +116,5 @@ def test_a_refusal_explains_the_rule_from_the_engine_code(locale: str) -> None:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_rules_name_every_text_form(locale: str) -> None:
     text = (ROOT / locale / "discord" / "rules_quadropolis.txt").read_text(encoding="utf-8")
-    for form in ("3@L4", "r2c3", "discard" if locale == "en" else "défausser"):
+    for form in ("A3@L4", "r2c3", "discard" if locale == "en" else "défausser"):
         assert form in text
