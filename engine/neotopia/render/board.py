@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.neotopia.render.canvas import Box, Canvas
+from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
 from engine.neotopia.render.cards import card_back, draw_card
 from engine.neotopia.render.geometry import HexLayout, fit_layout
 from engine.neotopia.render.hexboard import draw_city, footprint
 from engine.neotopia.render.model import Board, View, read_board, require_public
-from engine.neotopia.render.palette import BACKGROUND, HEADER_LIGHT, HIGHLIGHT, INK, WHITE
+from engine.neotopia.render.palette import (
+    BACKGROUND,
+    BONUS_NAME,
+    HEADER_LIGHT,
+    HIGHLIGHT,
+    INK,
+    WHITE,
+)
 from engine.neotopia.render.panels import draw_legend, draw_players
 from engine.neotopia.render.tracks import draw_tracks, track_rows, tracks_height
 
@@ -149,6 +156,12 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia")
             turn += f", {board.actions_left} action{'s' if board.actions_left != 1 else ''} left"
         if board.taking is not None:
             turn += f", placing {board.taking[1]} from {board.taking[0]}"
-        c.text((x, cy), turn, 18, HEADER_LIGHT, anchor="lm")
+        elif board.stage == "build":
+            turn += ", choosing a project to build"
+        elif board.bonus is not None:
+            turn += f", using {BONUS_NAME.get(board.bonus, board.bonus)}"
+        room = width - MARGIN - x - (170 if board.end_triggered else 8)
+        size = fit_size(turn, room, 18, minimum=13)
+        c.text((x, cy), clip(turn, room, size), size, HEADER_LIGHT, anchor="lm")
     if board.end_triggered and board.phase != "over":
         c.text((width - MARGIN - 4, cy), "LAST ROUND", 20, HIGHLIGHT, anchor="rm", bold=True)

@@ -58,6 +58,8 @@ class Board:
     taking: tuple[str, str] | None  # (source, colour) of an element being placed
     thresholds: tuple[int, ...]
     track_length: int
+    stage: str | None = None  # what the player to play decides now (view's turn.stage)
+    bonus: str | None = None  # the bonus being spent in that stage
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,8 @@ def read_board(view: View, names: Sequence[str] = ()) -> Board:
         taking=None if not taking else (str(taking.get("source")), str(taking.get("colour"))),
         thresholds=tuple(int(t) for t in tracks[0].get("thresholds", (7, 13, 18))),
         track_length=int(tracks[0].get("length", 20)),
+        stage=None if turn.get("stage") is None else str(turn["stage"]),
+        bonus=None if turn.get("bonus") is None else str(turn["bonus"]),
     )
 
 

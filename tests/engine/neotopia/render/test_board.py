@@ -345,3 +345,18 @@ def test_panels_never_cover_the_city() -> None:
     # On the house board the panels sit in the free corners beside the top region.
     lay = board_layout(e2_view(), NAMES)
     assert lay.players[3] < lay.city_area[3] and lay.legend[3] < lay.city_area[3]
+
+
+def test_any_names_draw_within_their_places() -> None:
+    view = e2_view()
+    view["turn"]["stage"] = "build"
+    view["end"]["triggered"] = True
+    # Seat 3 plays: its long name is in the header; seat 0 has none (its colour names it).
+    odd = ["", "李雷", "Ωμέγα", "😀 Zoë the Magnificent of Everywhere and Far Beyond"]
+    data = render_board(view, names=odd)
+    im = png(data)
+    assert im.size == board_layout(view, odd).size
+    # The header's turn line is cut before LAST ROUND, which stays whole.
+    plain = png(render_board(view, names=["A", "B", "C", "D"]))
+    last_round = (840, 0, 1000, 52)
+    assert im.crop(last_round).tobytes() == plain.crop(last_round).tobytes()
