@@ -55,8 +55,10 @@ class QuadropolisGame:
         try:
             return act.parse(text)
         except ParseError as exc:
+            if exc.code == "too_long":
+                raise  # refused before any work that depends on the text or the state
             legal = [a.text() for a in legal_actions(state, seat)]
-            if not legal or exc.code == "too_long":
+            if not legal:
                 raise
             shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise ParseError(
