@@ -1,5 +1,6 @@
 """The private image for one seat: its projects, each pattern drawn, and its bonus
-tokens. Sent by DM; drawn from that seat's view only."""
+tokens; below them the public offer, so that a draw can be chosen from the DM. Sent by
+DM; drawn from that seat's view only."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ HEADER_H = 52
 CARD_GAP = 12
 CARD_H = 215  # at four cards a row; a long hand takes more, smaller cards a row
 TOKEN_ROW = 36
+OFFER_TITLE = 34
+OFFER_H = 160
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class HandLayout:
     tokens: Box
     token_spots: tuple[Box, ...]
     cards: tuple[Box, ...]
+    offer: tuple[Box, ...]  # the public offer, to choose a draw from the DM
 
 
 def hand_layout(view: View, names: Sequence[str] = ()) -> HandLayout:
@@ -66,8 +70,12 @@ def layout_of(hand: Hand) -> HandLayout:
          MARGIN + (i % per_row) * (cw + CARD_GAP) + cw, y + (i // per_row) * (ch + CARD_GAP) + ch)
         for i in range(n))
     rows = max(1, -(-n // per_row))
-    height = y + rows * (ch + CARD_GAP) - CARD_GAP + MARGIN
-    return HandLayout((WIDTH, height), tokens, spots, cards)
+    y += rows * (ch + CARD_GAP) - CARD_GAP + MARGIN + OFFER_TITLE
+    ow = (WIDTH - 2 * MARGIN - 4 * CARD_GAP) // 5
+    offer = tuple((MARGIN + i * (ow + CARD_GAP), y, MARGIN + i * (ow + CARD_GAP) + ow,
+                   y + OFFER_H) for i in range(len(hand.offer)))
+    height = y + (OFFER_H if hand.offer else 0) + MARGIN
+    return HandLayout((WIDTH, height), tokens, spots, cards, offer)
 
 
 def render_private(view: View, names: Sequence[str] = ()) -> bytes:
@@ -88,6 +96,12 @@ def render_private(view: View, names: Sequence[str] = ()) -> bytes:
     if not hand.cards:
         c.text((x0 + 2, y + 40), "No project yet: draw from the offer or the deck.", 16,
                MUTED, anchor="lm")
+    oy = (lay.offer[0][1] if lay.offer else lay.size[1] - MARGIN) - OFFER_TITLE // 2
+    w = c.text((x0 + 2, oy), f"Offer: {len(hand.offer)}", 18, INK, anchor="lm", bold=True)
+    c.text((x0 + w + 16, oy), f"draw one by its id, or draw deck ({hand.deck} cards left)",
+           14, MUTED, anchor="lm")
+    for box, card in zip(lay.offer, hand.offer, strict=True):
+        draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
     return c.png()
 
 

@@ -75,6 +75,8 @@ class Hand:
     round: int
     phase: str
     grid: str = "hex"
+    offer: tuple[Card, ...] = ()
+    deck: int = 0
 
 
 def require_public(view: View, who: str) -> None:
@@ -202,4 +204,6 @@ def read_hand(view: View, names: Sequence[str] = ()) -> Hand:
         round=int(turn.get("round", 0) or 0),
         phase=str(view.get("phase", "play")),
         grid=str(view.get("board", {}).get("grid", "hex")),
+        offer=tuple(read_card(c) for c in view.get("offer", [])),
+        deck=int(view.get("deck_size", 0)),
     )

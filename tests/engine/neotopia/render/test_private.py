@@ -100,3 +100,17 @@ def test_an_empty_hand_says_so() -> None:
     assert im.size == lay.size
     assert render_private(view, names=NAMES) != render_private(
         e2_view(0, hands=[["C01"], ["C31"], ["C32"], ["C33"]]), names=NAMES)
+
+
+def test_the_public_offer_is_drawn_below_the_hand() -> None:
+    st = mid4()
+    view = GAME.view(st, 0)
+    im = png(render_private(view, names=NAMES))
+    lay = hand_layout(view, NAMES)
+    assert len(lay.offer) == len(view["offer"]) > 0
+    assert all(box[1] > max((b[3] for b in lay.cards), default=0) for box in lay.offer)
+    for box, card in zip(lay.offer, view["offer"], strict=True):
+        x0, y0, x1, y1 = box
+        body = (x0, y0 + (y1 - y0) // 3, x1, y1)
+        for colour in {col for _, _, col in card["pattern"]}:
+            assert share(im, body, [element_fill(colour)], tol=10) > 0.02, card["id"]
