@@ -64,3 +64,12 @@ def test_refuses_empty_and_private_input() -> None:
     st, _ = played(3, 2, stop_round=2)
     with pytest.raises(ValueError, match="public view"):
         render_timelapse([GAME.view(st, 0)])
+
+
+def test_hidden_information_never_changes_a_frame() -> None:
+    from tests.engine.neotopia.render.states import mid4
+
+    st = mid4()
+    other = GAME.scramble_hidden(st, None, 3)
+    assert st.deck != other.deck
+    assert render_timelapse([GAME.view(st, None)]) == render_timelapse([GAME.view(other, None)])
