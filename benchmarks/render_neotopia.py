@@ -3,8 +3,8 @@ render figures, one per line: ``name value unit``.
 
 Run: ``python benchmarks/render_neotopia.py`` (from the repository root, in the project's
 venv); ``--no-docs`` only measures. The docs image is the public board of the game of
-``urbanist simulate neotopia --players 4 --seed 7`` at the start of round ``DOC_ROUND``
-(the last round), with example names.
+``urbanist simulate neotopia --players 4 --seed 7`` at the start of its last round,
+with example names.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from engine.neotopia.render import (
 from engine.neotopia.render.caches import clear_caches
 
 RUNS = 20
-SEATS, SEED, DOC_ROUND = 4, 7, 9
+SEATS, SEED = 4, 7
 NAMES = ["Alice", "Bob", "Chloé", "Dmitri"]
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -78,7 +78,8 @@ def main() -> None:
     args = parser.parse_args()
     g = get_game("neotopia")
     st, views = game(SEATS, SEED)
-    doc_view = next(v for v in views if (v["turn"] or {}).get("round") == DOC_ROUND)
+    # The start of the last round: the fullest board still in play.
+    doc_view = [v for v in views if v["turn"] is not None][-1]
     final_view = g.view(st, None)
     outcome = g.outcome(st)
     assert outcome is not None

@@ -32,6 +32,7 @@ class Player:
     scores: Mapping[str, int]
     bonuses: tuple[str, ...]
     hand: int
+    built: int = 0  # projects built
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,8 @@ def read_board(view: View, names: Sequence[str] = ()) -> Board:
     players = tuple(
         Player(int(p["seat"]), str(p["colour"]), name_of(int(p["seat"]), str(p["colour"]), names),
                {str(k): int(v) for k, v in p.get("scores", {}).items()},
-               tuple(str(t) for t in p.get("tokens", [])), int(p.get("hand_size", 0)))
+               tuple(str(t) for t in p.get("tokens", [])), int(p.get("hand_size", 0)),
+               len(p.get("projects", [])))
         for p in view["players"])
     elements = {str(c["id"]): str(c["element"]) for c in board["cells"] if c.get("element")}
     bonus = {str(c["id"]): str(c["bonus_token"]) for c in board["cells"]

@@ -72,14 +72,17 @@ def player_row(c: Canvas, box: Box, board: Board, p: Player) -> None:
         x += 14
     by = y0 + line * 2.45
     x = x0 + 10
-    x += c.text((x, by), f"hand {p.hand}", 14, MUTED, anchor="lm") + 10
+    x += c.text((x, by), f"hand {p.hand}  built {p.built}", 14, MUTED, anchor="lm") + 10
     if p.bonuses:
         x += c.text((x, by), "bonus", 14, MUTED, anchor="lm") + 6
-        for kind in p.bonuses:
-            if x > x1 - 18:
-                break
+        room = max(0, (x1 - 8 - x) // 22)
+        shown = p.bonuses if len(p.bonuses) <= room else p.bonuses[: max(0, room - 1)]
+        for kind in shown:
             pieces.token(c, x + 9, by, 9, kind)
             x += 22
+        if len(shown) < len(p.bonuses):
+            c.text((x + 2, by), f"+{len(p.bonuses) - len(shown)}", 14, INK, anchor="lm",
+                   bold=True)
 
 
 def draw_legend(c: Canvas, box: Box, board: Board) -> None:
