@@ -56,9 +56,11 @@ def test_size_fits_discord_and_a_preview() -> None:
 def test_hidden_information_never_changes_the_public_image() -> None:
     st = mid4()
     other = GAME.scramble_hidden(st, None, 99)
-    # The re-deal really moved secrets, so the equality below could fail.
-    assert st.hands != other.hands or st.deck != other.deck
-    assert st.deck != other.deck
+    # The re-deal really moved secrets (hands, deck, the stack's order, the tokens below
+    # the piles' tops), so the equality below could fail.
+    assert st.hands != other.hands and st.deck != other.deck
+    assert st.stack != other.stack and st.piles != other.piles
+    assert [p[0] for p in st.piles.values() if p] == [p[0] for p in other.piles.values() if p]
     assert render_board(GAME.view(st, None), names=NAMES) == render_board(
         GAME.view(other, None), names=NAMES)
 
