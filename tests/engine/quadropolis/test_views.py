@@ -26,9 +26,9 @@ def test_a_seat_sees_the_public_view_plus_its_moves(mode: str) -> None:
             legal = mine.pop("me")["legal"]
             assert legal == [a.text() for a in GAME.legal_actions(state, seat)]
             assert {**mine, "seat": None} == public
-        seat = state.to_play
-        assert seat is not None
-        GAME.apply(state, seat, ai.choose(state, seat, rng))
+        to_play = state.to_play
+        assert to_play is not None
+        GAME.apply(state, to_play, ai.choose(state, to_play, rng))
 
 
 def test_face_down_spaces_show_no_face_and_face_up_ones_show_it() -> None:
