@@ -14,6 +14,7 @@ from simfixtures import *  # noqa: F403 (the fixtures)
 from simtable import DAY, World, custom_ids, open_table, selects, simcord_marker, texts_of
 
 from bot.service import Prompt, TableInfo
+from engine.neotopia.render import render_final
 
 pytestmark = simcord_marker
 
@@ -173,7 +174,9 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
                if s["rank"] == 1]
     assert "Game over" in scores[0].content and winners[0] in scores[0].content
     image = next(a for a in scores[0].attachments if a.filename == f"scores-{table}.png")
-    assert (await image.read()).startswith(b"\x89PNG")
+    # Drawn from the public view, the outcome and the players' names, seat by seat.
+    public = await world.service.view(table)
+    assert await image.read() == render_final(public, final.outcome, names=final.names)
     movie = next(a for a in scores[0].attachments if a.filename == f"timelapse-{table}.gif")
     assert (await movie.read()).startswith(b"GIF8")
     boards = [m for m in messages
