@@ -14,7 +14,7 @@ from simfixtures import *  # noqa: F403 (the fixtures)
 from simtable import DAY, World, custom_ids, open_table, selects, simcord_marker, texts_of
 
 from bot.service import Prompt, TableInfo
-from engine.neotopia.render import render_final
+from engine.neotopia.render import render_final, render_private
 
 pytestmark = simcord_marker
 
@@ -86,6 +86,8 @@ async def test_a_whole_neotopia_game_for_four(world: World) -> None:
             assert world.dms(member) == []
     dm = world.menu_dm(first)
     assert [a.filename for a in dm.attachments] == [f"hand-{table}.png"]
+    mine = await world.service.view(table, world.actor(first))
+    assert await dm.attachments[0].read() == render_private(mine, names=info.names)
     assert all(c.startswith(f"urb:a:{table}:") for c in custom_ids(dm))
     assert_selects_fit(dm)
 
