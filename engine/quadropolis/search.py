@@ -96,7 +96,10 @@ def interactions(city: City, scorer: Scorer) -> dict[int, set[int]]:
     return graph
 
 
-def components(graph: dict[int, set[int]], members: list[int]) -> list[list[int]]:
+def components(graph: dict[int, set[int]], members: list[int],
+               extra: dict[int, set[int]] | None = None) -> list[list[int]]:
+    """Connected components of ``members`` in ``graph`` (plus the ``extra`` links)."""
+    more = extra or {}
     inside = set(members)
     seen: set[int] = set()
     out = []
@@ -108,7 +111,7 @@ def components(graph: dict[int, set[int]], members: list[int]) -> list[list[int]
         while todo:
             i = todo.pop()
             group.append(i)
-            for j in graph[i]:
+            for j in (*graph[i], *more.get(i, ())):
                 if j in inside and j not in seen:
                     seen.add(j)
                     todo.append(j)
@@ -116,16 +119,19 @@ def components(graph: dict[int, set[int]], members: list[int]) -> list[list[int]
     return out
 
 
-def split(graph: dict[int, set[int]], part: list[int]) -> tuple[list[int], list[list[int]]]:
-    """A cut of ``part`` and the pieces left: remove the most connected building until
-    every piece is small (or the cut is as large as allowed)."""
+def split(graph: dict[int, set[int]], part: list[int], offices: set[int]
+          ) -> tuple[list[int], list[list[int]]]:
+    """A cut of ``part`` and the pieces left when the cut is off: remove the most
+    connected building until every piece is small (or the cut is as large as allowed).
+    Offices go last: an office of the cut that is on still joins the office groups
+    around it (see ``Search.pieces``), so cutting one splits less."""
     cut: list[int] = []
     rest = list(part)
     pieces = [rest]
     while max(len(p) for p in pieces) > SMALL and len(cut) < MAX_CUT:
         big = max(pieces, key=len)
         inside = set(big)
-        pick = max(big, key=lambda i: (len(graph[i] & inside), -i))
+        pick = max(big, key=lambda i: (i not in offices, len(graph[i] & inside), -i))
         cut.append(pick)
         rest = [i for i in rest if i != pick]
         pieces = components(graph, rest)
@@ -205,6 +211,12 @@ class Search:
         self.graph = interactions(city, self.scorer)
         self.budget = (city.inhabitants, city.energy)
         self.listed: dict[tuple[int, ...], list[tuple[Bucket, Entry]]] = {}
+        self.offices = {i for i, x in enumerate(b) if x.type == "office"}
+        # Office to adjacent offices: an office group is one whole, whatever its size.
+        self.office_graph = {
+            i: {j for j in self.scorer.neighbours[i] if j in self.offices} for i in self.offices
+        }
+        self.piece_cache: dict[tuple[int, ...], dict[int, list[list[int]]]] = {}
 
     def subsets(self, items: list[int], base: int, forced: int,
                 visit: Callable[[Bucket, Entry], None]) -> None:
@@ -274,6 +286,24 @@ class Search:
             keep_best(out, (ui, 0, 0), (pts + bonus, cnt, pref, mask))
         return out
 
+    def pieces(self, rest: list[int], cut: list[int], on: int) -> list[list[int]]:
+        """The independent pieces of ``rest`` once the ``cut`` is fixed (``on``: the cut's
+        buildings that are on). A cut building that is off separates its neighbours; one
+        that is on separates them too, except an office: the office group through it is
+        one group, so the offices it touches (through other offices of the cut that are
+        on, too) stay linked."""
+        key = on & sum(1 << i for i in cut if i in self.offices)
+        if key not in self.piece_cache.setdefault(tuple(rest), {}):
+            links: dict[int, set[int]] = {}
+            lit = [c for c in cut if key >> c & 1]
+            for group in components(self.office_graph, lit):
+                touching = sorted({j for c in group for j in self.office_graph[c]
+                                   if j not in cut})
+                for j in touching:
+                    links.setdefault(j, set()).update(k for k in touching if k != j)
+            self.piece_cache[tuple(rest)][key] = components(self.graph, rest, links)
+        return self.piece_cache[tuple(rest)][key]
+
     def table(self, part: list[int], forced: int) -> Table:
         """The best entry per bucket over the activation subsets of ``part``."""
         base = self.scorer.always
@@ -291,7 +321,8 @@ class Search:
                 if entry[3] & forced == forced:
                     keep_best(best, bucket, entry)
             return best
-        cut, pieces = split(self.graph, part)
+        cut, _ = split(self.graph, part, self.offices)
+        rest = [i for i in part if i not in cut]
         result: Table = {}
         budget_i, budget_e = self.budget
         zero = self.scorer.score(base)
@@ -299,7 +330,7 @@ class Search:
         def on_cut(bucket: Bucket, entry: Entry) -> None:
             fixed = base | entry[3]
             states: Table = {bucket: (self.scorer.score(fixed) - zero, *entry[1:])}
-            for piece in pieces:
+            for piece in self.pieces(rest, cut, entry[3]):
                 options: Table = {}
                 self.subsets(piece, fixed, forced, partial(keep_best, options))
                 states = merge(states, options, budget_i, budget_e)

@@ -52,6 +52,30 @@ def test_conditioning_on_a_cut_equals_brute_force(city: City) -> None:
     assert fast.key == slow.key and fast.active == slow.active
 
 
+@settings(max_examples=60, deadline=None)
+@given(city=cities(max_buildings=12, kinds=["office", "office", "office", "factory", "park",
+                                            "tower_block"]),
+       small=st.integers(1, 3), cut=st.integers(1, 6))
+def test_office_groups_survive_conditioning(city: City, small: int, cut: int) -> None:
+    """An office of the cut that is on still joins the groups around it: the pieces
+    either side of it are not independent then (a bug found by a stress run)."""
+    with patch.object(search, "SMALL", small), patch.object(search, "MAX_CUT", cut):
+        fast = allocate.__wrapped__(city)
+    slow = brute_force(city)
+    assert fast.key == slow.key and fast.active == slow.active
+
+
+def test_the_office_chain_that_once_split_wrongly() -> None:
+    city = make_city("expert", [
+        Building(1, 2, "tower_block"), Building(1, 4, "office"), Building(1, 5, "office"),
+        Building(2, 1, "tower_block"), Building(2, 2, "factory"), Building(2, 3, "harbor", vp=1),
+        Building(2, 5, "office"), Building(3, 1, "factory"), Building(3, 3, "shop"),
+        Building(4, 2, "tower_block"), Building(4, 4, "tower_block", 2)], 7, 8)
+    with patch.object(search, "SMALL", 2), patch.object(search, "MAX_CUT", 3):
+        fast = allocate.__wrapped__(city)
+    assert fast.key == brute_force(city).key == (19, 7, -12, 15, 0)
+
+
 @settings(max_examples=40, deadline=None)
 @given(city=cities(max_buildings=12, kinds=["public_service", "monument", "park"]))
 def test_public_services_by_district_equal_brute_force(city: City) -> None:
