@@ -16,7 +16,10 @@ So:
 3. **A part** is enumerated, subset by subset, within the resources. A large part is
    first split by *conditioning*: fix a few buildings (a cut, the most connected
    first) to each of their on/off values; what is left falls into small pieces that no
-   longer interact, each enumerated alone and combined by the same programme.
+   longer interact, each enumerated alone and combined by the same programme. Two
+   kinds of large part get their own method: public services alone (district by
+   district) and offices alone (a branch and bound for each number of offices: an
+   office group is one whole, so cutting it splits nothing while the cut is on).
 4. **Combining.** A dynamic programme over (inhabitants used, energy used, shops
    activated) keeps the best entry per bucket; parts no guess touches are combined once
    for all guesses.
@@ -304,12 +307,69 @@ class Search:
             self.piece_cache[tuple(rest)][key] = components(self.graph, rest, links)
         return self.piece_cache[tuple(rest)][key]
 
+    def office_block(self, part: list[int]) -> Table:
+        """Offices only: an office group is one whole, so conditioning cannot split it.
+        Each office costs the same, so a bucket is a number k of offices; for each k a
+        branch and bound finds the best k. Bound: a group scores
+        ``sum(f(f-1)/2) + (min(size, 5) - 1) * sum(f)`` over its offices' floors f (the
+        table of L458-463), so an office adds at most ``f(f-1)/2 + 4f``, plus at most
+        4 for each park beside it (the park table rises by 4 at most)."""
+        base = self.scorer.always
+        zero = self.scorer.score(base)
+        b = self.city.buildings
+        top = self.city.tables.max_floors
+        parks = {i for i, x in enumerate(b) if x.type == "park"}
+        bound = {}
+        for i in part:
+            f = min(b[i].floors, top)
+            near_parks = sum(1 for j in self.scorer.neighbours[i] if j in parks)
+            bound[i] = f * (f - 1) // 2 + 4 * f + 4 * near_parks
+        order = sorted(part)
+        most = min(len(order), *self.budget)  # an office costs 1 inhabitant and 1 energy
+        table: Table = {}
+        for k in range(most + 1):
+            found = self._best_k(order, k, bound, base, zero)
+            if found is not None:
+                table[(k, k, 0)] = found
+        return table
+
+    def _best_k(self, order: list[int], k: int, bound: dict[int, int], base: int,
+                zero: int) -> Entry | None:
+        """The best set of exactly ``k`` of ``order``. Including earlier offices first
+        visits the sets of higher reading-order preference first, so a later set must
+        score strictly more, and a branch whose bound cannot is cut."""
+        score = self.scorer.score
+        best: Entry | None = None
+
+        def walk(at: int, mask: int, chosen: int, ub: int, pref: int) -> None:
+            nonlocal best
+            if chosen == k:
+                pts = score(base | mask) - zero
+                if best is None or pts > best[0]:
+                    best = (pts, k, pref, mask)
+                return
+            left = order[at:]
+            if len(left) < k - chosen:
+                return
+            if best is not None:
+                extra = sum(sorted((bound[i] for i in left), reverse=True)[:k - chosen])
+                if ub + extra <= best[0]:
+                    return
+            i = order[at]
+            walk(at + 1, mask | 1 << i, chosen + 1, ub + bound[i], pref + self.weight[i])
+            walk(at + 1, mask, chosen, ub, pref)
+
+        walk(0, 0, 0, 0, 0)
+        return best
+
     def table(self, part: list[int], forced: int) -> Table:
         """The best entry per bucket over the activation subsets of ``part``."""
         base = self.scorer.always
         kinds = {self.city.buildings[i].type for i in part}
         if len(part) > SMALL and kinds == {"public_service"}:
             return self.services(part)
+        if len(part) > SMALL and kinds == {"office"}:
+            return self.office_block(part)
         if len(part) <= SMALL:
             key = tuple(part)
             if key not in self.listed:

@@ -65,6 +65,16 @@ def test_office_groups_survive_conditioning(city: City, small: int, cut: int) ->
     assert fast.key == slow.key and fast.active == slow.active
 
 
+@settings(max_examples=60, deadline=None)
+@given(city=cities(max_buildings=12, kinds=["office", "office", "office", "park", "monument"]))
+def test_office_blocks_by_branch_and_bound_equal_brute_force(city: City) -> None:
+    """A part of offices alone is searched k offices at a time (search.office_block)."""
+    with patch.object(search, "SMALL", 1):
+        fast = allocate.__wrapped__(city)
+    slow = brute_force(city)
+    assert fast.key == slow.key and fast.active == slow.active
+
+
 def test_the_office_chain_that_once_split_wrongly() -> None:
     city = make_city("expert", [
         Building(1, 2, "tower_block"), Building(1, 4, "office"), Building(1, 5, "office"),
