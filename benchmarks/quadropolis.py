@@ -60,8 +60,8 @@ def random_city(rng: Rng, mode: str = "expert", tiles: int = 20, squares: bool =
 
 def adversarial_cities() -> list[tuple[str, City]]:
     """Hand-made worst cases: one huge part, or very many harbor-run guesses. A block of
-    offices is the known weak spot: an office group is one whole, so the search cannot
-    split it and enumerates it (the expert game has 17 office tiles in all)."""
+    offices is the weak spot: an office group is one whole, so the search cannot split
+    it and runs a branch and bound over it (the expert game has 17 office tiles)."""
     cells = [(r, c) for r in range(1, 5) for c in range(1, 6)]
     return [
         *((f"{n}_offices", make_city("expert", [Building(r, c, "office") for r, c in cells[:n]],
