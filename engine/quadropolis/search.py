@@ -307,23 +307,25 @@ class Search:
             self.piece_cache[tuple(rest)][key] = components(self.graph, rest, links)
         return self.piece_cache[tuple(rest)][key]
 
-    def office_block(self, part: list[int]) -> Table:
+    def office_block(self, part: list[int], base: int | None = None) -> Table:
         """Offices only: an office group is one whole, so conditioning cannot split it.
         Each office costs the same, so a bucket is a number k of offices; for each k a
         branch and bound finds the best k. Bound: a group scores
         ``sum(f(f-1)/2) + (min(size, 5) - 1) * sum(f)`` over its offices' floors f (the
         table of L458-463), so an office adds at most ``f(f-1)/2 + 4f``, plus at most
-        4 for each park beside it (the park table rises by 4 at most)."""
-        base = self.scorer.always
+        4 for each park beside it (the park table rises by 4 at most) and 4 for each
+        activated factory beside it. ``base`` (default: parks and monuments) must hold
+        no office next to ``part``: that office's group would grow too."""
+        base = self.scorer.always if base is None else base
         zero = self.scorer.score(base)
         b = self.city.buildings
         top = self.city.tables.max_floors
-        parks = {i for i, x in enumerate(b) if x.type == "park"}
         bound = {}
         for i in part:
             f = min(b[i].floors, top)
-            near_parks = sum(1 for j in self.scorer.neighbours[i] if j in parks)
-            bound[i] = f * (f - 1) // 2 + 4 * f + 4 * near_parks
+            near = sum(1 for j in self.scorer.neighbours[i]
+                       if b[j].type == "park" or (b[j].type == "factory" and base >> j & 1))
+            bound[i] = f * (f - 1) // 2 + 4 * f + 4 * near
         order = sorted(part)
         most = min(len(order), *self.budget)  # an office costs 1 inhabitant and 1 energy
         table: Table = {}
@@ -332,6 +334,13 @@ class Search:
             if found is not None:
                 table[(k, k, 0)] = found
         return table
+
+    def lone_offices(self, piece: list[int], on: int) -> bool:
+        """True if ``piece`` is offices only, none of them next to an office in ``on``."""
+        return all(
+            i in self.offices and not any(on >> j & 1 for j in self.office_graph[i])
+            for i in piece
+        )
 
     def _best_k(self, order: list[int], k: int, bound: dict[int, int], base: int,
                 zero: int) -> Entry | None:
@@ -391,8 +400,11 @@ class Search:
             fixed = base | entry[3]
             states: Table = {bucket: (self.scorer.score(fixed) - zero, *entry[1:])}
             for piece in self.pieces(rest, cut, entry[3]):
-                options: Table = {}
-                self.subsets(piece, fixed, forced, partial(keep_best, options))
+                if len(piece) > SMALL and self.lone_offices(piece, fixed):
+                    options = self.office_block(piece, fixed)
+                else:
+                    options = {}
+                    self.subsets(piece, fixed, forced, partial(keep_best, options))
                 states = merge(states, options, budget_i, budget_e)
             for b, e in states.items():
                 keep_best(result, b, e)

@@ -66,10 +66,15 @@ def test_office_groups_survive_conditioning(city: City, small: int, cut: int) ->
 
 
 @settings(max_examples=60, deadline=None)
-@given(city=cities(max_buildings=12, kinds=["office", "office", "office", "park", "monument"]))
-def test_office_blocks_by_branch_and_bound_equal_brute_force(city: City) -> None:
-    """A part of offices alone is searched k offices at a time (search.office_block)."""
-    with patch.object(search, "SMALL", 1):
+@given(city=cities(max_buildings=12, kinds=["office", "office", "office", "park", "monument",
+                                            "factory", "tower_block"]),
+       small=st.integers(1, 2), cut=st.integers(1, 4))
+def test_office_blocks_by_branch_and_bound_equal_brute_force(
+    city: City, small: int, cut: int
+) -> None:
+    """Offices alone, as a part or as a piece left by a cut, are searched k offices at a
+    time (search.office_block)."""
+    with patch.object(search, "SMALL", small), patch.object(search, "MAX_CUT", cut):
         fast = allocate.__wrapped__(city)
     slow = brute_force(city)
     assert fast.key == slow.key and fast.active == slow.active
