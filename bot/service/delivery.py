@@ -35,6 +35,7 @@ MAX_ATTEMPTS = 12
 # Sent and failed rows are kept this long for inspection, then pruned by the sweep.
 KEEP_SECONDS = 7 * 24 * 3600
 
+Failure = tuple[Notification, str]  # a notification given up, and why
 OnFailed = Callable[[Notification, str], Awaitable[None]]
 
 
@@ -70,12 +71,14 @@ class DeliveryWorker:
 
     # ---------------------------------------------------------------- entry points
 
-    async def after_commit(self, table_id: int) -> None:
-        """Called once a change that owes notifications is committed."""
+    async def after_commit(self, table_id: int) -> list[Failure]:
+        """Called once a change that owes notifications is committed, under the table's
+        lock. An inline transport sends at once, and what failed for good is returned
+        for the caller to handle under the lock it holds; otherwise a task sends later."""
         if getattr(self.notifier, "inline", False):
-            await self.run_table(table_id)
-        else:
-            self.kick(table_id)
+            return await self.run_table(table_id)
+        self.kick(table_id)
+        return []
 
     def kick(self, table_id: int) -> None:
         """Make sure the table's due rows get sent soon (one task per table)."""
@@ -92,7 +95,7 @@ class DeliveryWorker:
         tables = await self.store.outbox_tables(now)
         for table_id in tables:
             if getattr(self.notifier, "inline", False):
-                await self.run_table(table_id)
+                await self._report(await self.run_table(table_id))
             else:
                 self.kick(table_id)
         await self.store.prune_outbox(now - KEEP_SECONDS)
@@ -114,7 +117,7 @@ class DeliveryWorker:
         try:
             while True:
                 self._again.discard(table_id)
-                await self.run_table(table_id)
+                await self._report(await self.run_table(table_id))
                 if table_id not in self._again:
                     break
         except Exception:
@@ -123,13 +126,20 @@ class DeliveryWorker:
         finally:
             self._tasks.pop(table_id, None)
 
-    async def run_table(self, table_id: int) -> None:
-        """Send the table's due rows, batch after batch, until none is due."""
+    async def _report(self, failures: Sequence[Failure]) -> None:
+        for note, error in failures:
+            if self.on_failed is not None:
+                await self.on_failed(note, error)
+
+    async def run_table(self, table_id: int) -> list[Failure]:
+        """Send the table's due rows, batch after batch, until none is due; returns the
+        notifications that failed for good."""
+        failures: list[Failure] = []
         for _ in range(100):  # bounded: a transport that keeps re-queueing cannot spin
             now = self.clock.now()
             rows = await self.store.claim_outbox(table_id, now)
             if not rows:
-                return
+                return failures
             notes = [
                 dataclasses.replace(
                     Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
@@ -143,13 +153,12 @@ class DeliveryWorker:
                 outcome = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
             results, failed = self._results(rows, outcome, self.clock.now())
             await self.store.mark_outbox(results, self.clock.now())
-            for note, error in failed:
-                if self.on_failed is not None:
-                    await self.on_failed(note, error)
+            failures += failed
             retry = [r.due_at for r in results if r.state == "pending"]
             if retry:
                 self._wake(table_id, min(retry))
-                return
+                return failures
+        return failures
 
     def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object],
                  now: float) -> tuple[list[OutboxResult], list[tuple[Notification, str]]]:

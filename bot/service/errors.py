@@ -28,6 +28,7 @@ REFUSAL_CODES = (
     "unknown_game",
     "no_seat",  # no such seat number
     "busy",  # the table changed meanwhile; try again
+    "storage",  # the database could not save (a full disk...): nothing changed
 )
 
 

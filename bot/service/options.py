@@ -18,7 +18,8 @@ FALSE_WORDS = frozenset({"false", "no", "off", "0", "faux", "non"})
 _AROUND_EQUALS = re.compile(r"\s*=\s*")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^[A-Za-z_][\w-]*$")
-_WHOLE = re.compile(r"-?\d+")
+# ASCII digits, and few: int() of 5,000 digits raises ValueError, and "²" is a digit too.
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
 
 
 def parse_options(text: str, defaults: Mapping[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from bot.store import (
     VersionConflict,
     canonical,
 )
+from bot.store.health import StorageError
 from bot.store.records import Source, Status
 from engine.core import Action, BadOptions, Game, IllegalAction, NotYourTurn, ParseError, Rng
 from engine.core import get_game as registry_get_game
@@ -58,7 +59,8 @@ log = logging.getLogger(__name__)
 
 Notes = Sequence[Notification | None]
 NotesFor = Callable[[LiveTable], Notes]
-SWEEP_SECONDS = 30  # how often the sweep job resumes bots and retries owed messages
+SWEEP_SECONDS = 30
+MAX_ECHO = 200  # of a refused text, at most this much is echoed back  # how often the sweep job resumes bots and retries owed messages
 
 TIMEOUT_AI = "greedy"
 BOT_AI = "greedy"
@@ -187,8 +189,12 @@ class TableService:
         live = LiveTable(record, seats, [], engine)
         # The lobby message goes into the outbox with the row itself; the store gives
         # the notes the table's new id.
-        await self.store.create_table(record, seats, self._outbox_rows(live, [
-            note(live, None, "lobby", self._lobby_context(live), slot="status")]))
+        try:
+            await self.store.create_table(record, seats, self._outbox_rows(live, [
+                note(live, None, "lobby", self._lobby_context(live), slot="status")]))
+        except StorageError as exc:
+            raise Refused("storage", "I cannot save anything right now; nothing was "
+                          "created. Please try again later.", fault=exc.code) from None
         async with self._lock(record.id):
             self._cache.put(live)
             await self.delivery.after_commit(record.id)
@@ -424,7 +430,10 @@ class TableService:
                 parsed = live.game.parse_action(live.state, seat.seat, text)
             except (ParseError, IllegalAction) as exc:
                 code = "parse" if isinstance(exc, ParseError) else "illegal"
-                raise Refused(code, exc.message, typed=text,
+                # The engine's own code and values, so a template can say why in any
+                # language (a message too long, a card not in hand...).
+                raise Refused(code, exc.message, typed=text[:MAX_ECHO], reason=exc.code,
+                              reason_params=dict(exc.params),
                               **self._options_context(live, seat.seat)) from None
             return await self._act(live, seat, parsed, actor)
 
@@ -521,18 +530,19 @@ class TableService:
         they fail, the player is told in the table's channel to use ``/hand``; the
         game never waits on a private message."""
         async with self._lock(table_id):
-            live = await self._load(table_id)
-            seat = live.seat_of(user_id)
-            if seat is None or seat.dm_ok == reachable:
-                return
-            seats = [dataclasses.replace(s, dm_ok=reachable) if s is seat else s
-                     for s in live.seats]
-            number = seat.seat
-            await self._write(live, dataclasses.replace(live.record), seats=seats,
-                              notes=lambda t: [] if reachable else [
-                                  note(t, None, "dm_unreachable",
-                                       {"unreachable_seat": number,
-                                        "unreachable_user": user_id})])
+            await self._set_reachable(await self._load(table_id), user_id, reachable)
+
+    async def _set_reachable(self, live: LiveTable, user_id: str, reachable: bool) -> None:
+        seat = live.seat_of(user_id)
+        if seat is None or seat.dm_ok == reachable:
+            return
+        seats = [dataclasses.replace(s, dm_ok=reachable) if s is seat else s
+                 for s in live.seats]
+        number = seat.seat
+        await self._write(live, dataclasses.replace(live.record), seats=seats,
+                          notes=lambda t: [] if reachable else [
+                              note(t, None, "dm_unreachable",
+                                   {"unreachable_seat": number, "unreachable_user": user_id})])
 
     async def _private_failed(self, failed: Notification, error: str) -> None:
         """The delivery worker gave up on a private message: whatever the reason, the
@@ -820,16 +830,27 @@ class TableService:
         return present(notes)
 
     async def _after_change(self, live: LiveTable) -> None:
-        """Let bot seats play whatever they have to, then plan the table's jobs."""
-        while live.record.status == "running":
-            waiting = live.game.pending(live.state).waiting
-            bots = [s for s in sorted(waiting) if live.seats[s].is_bot]
-            if not bots:
-                break
-            seat = bots[0]
-            action = self._ai_choice(live, seat, live.seats[seat].ai_kind or BOT_AI)
-            await self._commit(live, seat, action, "bot", None)
-            await asyncio.sleep(0)  # a game of bots must not starve the other tables
+        """Let bot seats play whatever they have to, then plan the table's jobs.
+
+        The change that called this is committed already: a bot move that fails (a
+        full disk, another process) must not turn it into an error for the player.
+        The table keeps ``bot_turn`` set in the database, so the sweep (every
+        ``SWEEP_SECONDS``, and at boot) makes the bot play later."""
+        try:
+            while live.record.status == "running":
+                waiting = live.game.pending(live.state).waiting
+                bots = [s for s in sorted(waiting) if live.seats[s].is_bot]
+                if not bots:
+                    break
+                seat = bots[0]
+                action = self._ai_choice(live, seat, live.seats[seat].ai_kind or BOT_AI)
+                await self._commit(live, seat, action, "bot", None)
+                await asyncio.sleep(0)  # a game of bots must not starve the other tables
+        except Refused as exc:
+            log.warning("table %d: a bot could not play now (%s); the sweep resumes it",
+                        live.id, exc)
+            self._cache.drop(live.id)
+            return
         self._plan(live)
 
     def _ai_choice(self, live: LiveTable, seat: int, kind: str) -> Action:
@@ -910,13 +931,24 @@ class TableService:
         except VersionConflict:
             self._cache.drop(live.id)
             raise Refused("busy", "The table changed meanwhile; please try again.") from None
+        except StorageError as exc:
+            # Rolled back whole: the table is as it was, and the player may try again.
+            self._cache.drop(live.id)
+            log.error("table %d: could not save (%s)", live.id, exc)
+            raise Refused("storage", "I cannot save anything right now (a storage problem "
+                          "on the bot's side); nothing was changed. Please try again later.",
+                          fault=exc.code) from None
         except BaseException:
             self._cache.drop(live.id)
             raise
         live.record, live.seats, live.timers, live.state = (
             staged.record, staged.seats, staged.timers, staged.state)
         if rows:
-            await self.delivery.after_commit(live.id)
+            # An inline transport sends now, under this lock: what it gave up on for good
+            # is handled here, not through a path that would take the lock again.
+            for failed, _ in await self.delivery.after_commit(live.id):
+                if failed.seat is not None and failed.user_id is not None:
+                    await self._set_reachable(live, failed.user_id, False)
 
     @staticmethod
     def _bot_turn(live: LiveTable) -> bool:

@@ -160,7 +160,17 @@ class SqliteStore:
         one call on the connection's only thread, an operation is also atomic with respect
         to every other: no transaction can interleave with another coroutine's.
         """
-        result: T = await self._conn._execute(fn, self._conn._conn, *args)  # type: ignore[no-untyped-call]
+        try:
+            result: T = await self._conn._execute(fn, self._conn._conn, *args)  # type: ignore[no-untyped-call]
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # a bug, not the storage: it must show as what it is
+        except (sqlite3.Error, OSError) as exc:
+            # A full disk, an I/O error...: a typed fault the service can refuse politely
+            # (the transaction was rolled back, so nothing is half done).
+            fault = health.explain(exc, self.path)
+            if fault is None:
+                raise
+            raise fault from exc
         return result
 
     async def close(self) -> None:
@@ -318,7 +328,12 @@ class _Transaction:
         return self._conn
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self._conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            self._conn.execute("COMMIT")
+        elif self._conn.in_transaction:
+            # SQLite has already rolled back on some errors (a full disk): a second
+            # ROLLBACK would fail and hide the error that matters.
+            self._conn.execute("ROLLBACK")
 
 
 def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:

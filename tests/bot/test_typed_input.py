@@ -55,7 +55,9 @@ async def test_the_console_refuses_odd_numbers_and_goes_on(typed: str, tmp_path:
                            stdin=io.StringIO(f"{typed}\n#1\nquit\n"), out=out)
     text = out.getvalue()
     assert code == 0, text
-    assert "I did not understand" in text or "choose #1 to #" in text
+    # Refused with a reason: not understood, out of range, or too long to read.
+    assert any(why in text for why in ("I did not understand", "choose #1 to #",
+                                       f"an action is at most {MAX_TYPED}"))
     store = await SqliteStore.open(db)
     try:
         (table,) = await store.find_tables()
