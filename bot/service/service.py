@@ -59,8 +59,8 @@ log = logging.getLogger(__name__)
 
 Notes = Sequence[Notification | None]
 NotesFor = Callable[[LiveTable], Notes]
-SWEEP_SECONDS = 30
-MAX_ECHO = 200  # of a refused text, at most this much is echoed back  # how often the sweep job resumes bots and retries owed messages
+SWEEP_SECONDS = 30  # how often the sweep job resumes bots and retries owed messages
+MAX_ECHO = 200  # of a refused text, at most this much is echoed back
 
 TIMEOUT_AI = "greedy"
 BOT_AI = "greedy"
