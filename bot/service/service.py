@@ -705,7 +705,7 @@ class TableService:
             if not legal:
                 raise NotYourTurn("You have nothing to decide right now.")
             if action not in legal:
-                raise IllegalAction(f"{action.text()} is not possible now.")
+                raise self._why_illegal(live, seat.seat, action)
             await self._commit(live, seat.seat, action, "player", actor.user_id)
         except VersionConflict:
             # Another process wrote this table meanwhile (the lock is per process); the
@@ -722,6 +722,20 @@ class TableService:
         await self._after_change(live)
         return ActResult(live.id, seat.seat, live.record.version, text,
                          live.record.status == "finished")
+
+    @staticmethod
+    def _why_illegal(live: LiveTable, seat: int, action: Action) -> IllegalAction:
+        """The engine's own reason for refusing ``action`` (its code and values, which a
+        template explains in any language), asked of a copy of the state: the legal list
+        has the last word, even where the engine would have let the action through."""
+        copy = live.game.state_from_json(live.game.state_to_json(live.state))
+        try:
+            live.game.apply(copy, seat, action)
+        except IllegalAction as exc:
+            return exc
+        except NotYourTurn as exc:
+            return IllegalAction(exc.message, code="not_your_turn")
+        return IllegalAction(f"{action.text()} is not possible now.")
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
                       actor_id: str | None, *, extra: NotesFor | None = None) -> None:

@@ -160,3 +160,25 @@ async def test_a_human_pick_then_the_table_waits_for_nobody_but_humans(
                           version=prompt.version)
         stored = await store.load_table(table)
         assert stored is not None and not stored.bot_turn
+
+
+async def test_an_action_outside_the_legal_list_is_refused_with_the_engine_s_reason(
+        service: TableService, store: SqliteStore) -> None:
+    """A button's JSON that is not among the legal moves: the refusal says why, in the
+    engine's words and code (a template explains them in French too), not only that it
+    is "not possible now"."""
+    info = await service.create(HOST, "skybridge", seed=1, channel_id="c1",
+                                settings=TableSettings(seat_order="join"))
+    await service.join(info.id, PLAYERS[1])
+    await service.start(info.id, HOST)
+    before = await store.load_table(info.id)
+    prompt = await service.prompt(info.id, HOST)
+    bridge = {"type": "place", "kind": "bridge", "at": [1, 2], "colour": None,
+              "extra": False}
+    with pytest.raises(Refused) as refused:
+        await service.act(info.id, HOST, bridge, version=prompt.version)
+    assert refused.value.code == "illegal"
+    assert refused.value.context["reason"] == "bridge_on_empty"
+    assert "needs two towers" in refused.value.message
+    after = await store.load_table(info.id)
+    assert after is not None and before is not None and after.snapshot == before.snapshot
