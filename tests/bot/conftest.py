@@ -48,6 +48,26 @@ STRANGER = Actor("u9", "Zed")
 MANAGER = Actor("m1", "Mod", manager=True)
 
 
+@pytest.fixture(autouse=True)
+async def _close_forgotten_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Closes, after each test, every store it opened and left open (a failed assertion
+    between open and close): aiosqlite's thread is not a daemon, so one open store keeps
+    pytest from ever exiting. Tests still close their stores in a fixture or finally."""
+    opened: list[SqliteStore] = []
+    original = SqliteStore.open.__func__  # type: ignore[attr-defined]
+
+    async def tracked(cls: type[SqliteStore], path: str | Path | None = None) -> SqliteStore:
+        store: SqliteStore = await original(cls, path)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(SqliteStore, "open", classmethod(tracked))
+    yield
+    for store in opened:
+        if store._conn._connection is not None:
+            await store.close()
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()

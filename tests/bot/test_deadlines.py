@@ -155,33 +155,40 @@ async def test_no_deadlines_policy(service: TableService, store: SqliteStore) ->
 
 async def test_restart_rebuilds_jobs_and_loses_nothing(db_path: Path, clock: FakeClock) -> None:
     store = await SqliteStore.open(db_path)
-    first = TableService(store, RenderingNotifier(), clock=clock)
-    table = await new_table(first, humans=3)
-    await first.act_text(table, HOST, (await first.prompt(table, HOST)).options[0].text)
-    info = await first.info(table)
-    planned = {k: (j.id, j.due_at) for k, j in first.deadlines.planned[table].items()}
-    await store.close()
+    try:
+        first = TableService(store, RenderingNotifier(), clock=clock)
+        table = await new_table(first, humans=3)
+        await first.act_text(table, HOST, (await first.prompt(table, HOST)).options[0].text)
+        info = await first.info(table)
+        planned = {k: (j.id, j.due_at) for k, j in first.deadlines.planned[table].items()}
+        first_view = await first.view(table, HOST)
+    finally:
+        await store.close()
 
     store = await SqliteStore.open(db_path)
-    notifier = RenderingNotifier()
-    second = TableService(store, notifier, clock=clock)
-    report = await second.boot(verify=True)
-    assert report.jobs == 2 and report.running_tables == 1
-    assert {k: (j.id, j.due_at) for k, j in second.deadlines.planned[table].items()} == planned
-    again = await second.info(table)
-    assert (again.version, again.waiting, again.deadlines) == (info.version, info.waiting,
-                                                               info.deadlines)
-    assert (await second.view(table, HOST)) == (await first.view(table, HOST))
-    # Play on after the restart; the old version's job is now harmless.
-    await second.act_text(table, PLAYERS[1], (await second.prompt(table, PLAYERS[1]))
-                          .options[0].text)
-    clock.advance(DAY)
-    await second.on_deadline(table, info.version)
-    assert [a.source for a in await store.load_actions(table)] == ["player", "player"]
-    await second.on_deadline(table, info.version + 1)
-    assert [a.source for a in await store.load_actions(table)] == ["player", "player", "timeout"]
-    assert (await second.verify(table)).ok
-    await store.close()
+    try:
+        notifier = RenderingNotifier()
+        second = TableService(store, notifier, clock=clock)
+        report = await second.boot(verify=True)
+        assert report.jobs == 2 and report.running_tables == 1
+        assert {k: (j.id, j.due_at)
+                for k, j in second.deadlines.planned[table].items()} == planned
+        again = await second.info(table)
+        assert (again.version, again.waiting, again.deadlines) == (info.version, info.waiting,
+                                                                   info.deadlines)
+        assert (await second.view(table, HOST)) == first_view
+        # Play on after the restart; the old version's job is now harmless.
+        await second.act_text(table, PLAYERS[1], (await second.prompt(table, PLAYERS[1]))
+                              .options[0].text)
+        clock.advance(DAY)
+        await second.on_deadline(table, info.version)
+        assert [a.source for a in await store.load_actions(table)] == ["player", "player"]
+        await second.on_deadline(table, info.version + 1)
+        assert [a.source for a in await store.load_actions(table)] == ["player", "player",
+                                                                       "timeout"]
+        assert (await second.verify(table)).ok
+    finally:
+        await store.close()
 
 
 async def test_apscheduler_jobs_run_the_service(store: SqliteStore,
