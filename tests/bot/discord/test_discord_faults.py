@@ -1,0 +1,149 @@
+"""Discord faults against the durable outbox: a 500 on the game-over post or on a turn
+DM, a DM refused for another reason than closed DMs, a crash between sending and
+marking. Nothing owed is lost, nothing is posted twice."""
+
+from __future__ import annotations
+
+from simfixtures import *  # noqa: F403 (the fixtures)
+from simtable import World, custom_ids, open_table, simcord_marker
+
+from bot.service import TableInfo
+
+pytestmark = simcord_marker
+
+
+async def started(world: World, game: str = "skybridge", humans: int = 2) -> TableInfo:
+    info = await open_table(world, game, humans=humans)
+    await world.people[0].click(world.status_message(info.id),
+                                custom_id=f"urb:l:start:{info.id}")
+    await world.flush()
+    return await world.service.info(info.id)
+
+
+async def play_one(world: World, table: int) -> TableInfo:
+    """The first waiting seat plays its first option (straight to the service)."""
+    info = await world.service.info(table)
+    seat = min(info.waiting)
+    member = world.member_of(info.seats[seat].user_id)
+    prompt = await world.service.prompt(table, world.actor(member))
+    await world.service.act(table, world.actor(member), prompt.options[0].json,
+                            version=prompt.version)
+    await world.flush()
+    return await world.service.info(table)
+
+
+async def play_until_one_move_left(world: World, table: int) -> None:
+    """Play until the next move ends the game (checked on a copy of the state)."""
+    while True:
+        info = await world.service.info(table)
+        seat = min(info.waiting)
+        member = world.member_of(info.seats[seat].user_id)
+        prompt = await world.service.prompt(table, world.actor(member))
+        live = world.service._cache.get(table)
+        assert live is not None
+        copy = live.game.state_from_json(live.game.state_to_json(live.state))
+        live.game.apply(copy, seat, live.game.action_from_json(prompt.options[0].json))
+        if live.game.outcome(copy) is not None:
+            return
+        await play_one(world, table)
+
+
+def game_over_posts(world: World, table: int) -> list[str]:
+    return [m.content for m in world.channel_messages()
+            if any(a.filename == f"scores-{table}.png" for a in m.attachments)]
+
+
+async def test_a_500_on_the_game_over_post_is_retried_with_everything(world: World) -> None:
+    info = await started(world)
+    await play_until_one_move_left(world, info.id)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=500)
+    final = await play_one(world, info.id)
+    assert final.status == "finished"
+    assert game_over_posts(world, info.id) == []  # Discord failed: nothing yet...
+    owed = await world.service.store.load_outbox(info.id, ["pending"])
+    assert "game_over" in [r.payload["template"] for r in owed]  # ...but it is owed
+    world.clock.advance(120)
+    await world.service.sweep()
+    await world.flush()
+    (post,) = [m for m in world.channel_messages()
+               if any(a.filename == f"scores-{info.id}.png" for a in m.attachments)]
+    names = {a.filename for a in post.attachments}
+    assert {f"scores-{info.id}.png"} <= names
+    assert "Game over" in "\n".join(m.content for m in world.channel_messages())
+    await world.service.sweep()  # nothing is posted twice
+    await world.flush()
+    assert len(game_over_posts(world, info.id)) == 1
+
+
+async def test_a_500_on_a_turn_dm_is_retried_and_the_player_is_told(world: World) -> None:
+    info = await started(world)
+    alice, bob = world.people[:2]
+    seat = min(info.waiting)
+    mover = alice if info.seats[seat].user_id == str(alice.id) else bob
+    waiter = bob if mover is alice else alice
+    dm = waiter.user.dm_channel
+    assert dm is not None
+    before = len(world.dms(waiter))
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=500)
+    await play_one(world, info.id)
+    assert len(world.dms(waiter)) == before  # the turn DM failed...
+    world.clock.advance(60)
+    await world.service.sweep()
+    await world.flush()
+    dms = world.dms(waiter)
+    assert len(dms) == before + 1 and custom_ids(dms[-1])  # ...and came, with its menu
+    seats = (await world.service.info(info.id)).seats
+    assert all(s.dm_ok for s in seats)
+
+
+async def test_a_dm_refused_for_good_marks_the_seat_and_tells_the_channel(
+        world: World) -> None:
+    info = await started(world)
+    alice, bob = world.people[:2]
+    seat = min(info.waiting)
+    waiter = bob if info.seats[seat].user_id == str(alice.id) else alice
+    dm = waiter.user.dm_channel
+    assert dm is not None
+    # Not 50007 (closed DMs): any refusal of a DM makes the seat play through /hand.
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50278,
+                           message="Cannot send messages to this user")
+    await play_one(world, info.id)
+    after = await world.service.info(info.id)
+    assert not next(s for s in after.seats if s.user_id == str(waiter.id)).dm_ok
+    told = [m for m in world.channel_messages() if f"<@{waiter.id}>" in m.content]
+    assert told and "/hand" in told[-1].content
+
+
+async def test_a_crash_between_sending_and_marking_posts_nothing_twice(
+        world: World) -> None:
+    info = await started(world)
+    store = world.service.store
+    real_mark = store.mark_outbox
+    calls = {"n": 0}
+
+    async def dies_once(results, now):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        raise RuntimeError("the process died here")
+
+    store.mark_outbox = dies_once  # type: ignore[method-assign]
+    await play_one(world, info.id)
+    store.mark_outbox = real_mark  # type: ignore[method-assign]
+    assert calls["n"] >= 1
+    in_doubt = await store.load_outbox(info.id, ["sending"])
+    assert in_doubt  # sent, maybe, but never marked
+    posted = [m.content for m in world.channel_messages()]
+    dm_counts = {m.id: len(world.dms(m)) for m in world.people[:2]}
+    await world.restart()
+    await world.service.sweep()
+    await world.flush()
+    assert [m.content for m in world.channel_messages()] == posted  # not again
+    assert {m.id: len(world.dms(m)) for m in world.people[:2]} == dm_counts
+    assert await world.service.store.load_outbox(info.id, ["sending", "pending"]) == []
+
+
+async def test_when_the_game_ends_no_menu_stays_live(world: World) -> None:
+    info = await started(world, "ginkgopolis", humans=3)
+    while (await world.service.info(info.id)).status == "running":
+        await play_one(world, info.id)
+    for member in world.people:
+        assert all(not custom_ids(m) for m in world.dms(member)), member.name
