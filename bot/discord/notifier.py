@@ -55,12 +55,14 @@ class Undeliverable(Exception):
 
 def classify(exc: BaseException) -> Retry | Failed:
     """What an error from Discord means for a message: try again later, or never."""
+    if isinstance(exc, discord.RateLimited):
+        # discord.py waited and retried already, then gave up: honour what Discord said.
+        return Retry(float(exc.retry_after), f"rate limited for {exc.retry_after:.1f} s")
     if isinstance(exc, discord.HTTPException):
         if exc.status == 429:
-            after = getattr(exc, "retry_after", None)
-            if after is None and isinstance(exc.response, aiohttp.ClientResponse):
-                after = float(exc.response.headers.get("Retry-After", 1) or 1)
-            return Retry(float(after or 1.0), f"429 {exc.text}")
+            headers = getattr(exc.response, "headers", None) or {}
+            after = float(headers.get("Retry-After", 1) or 1)
+            return Retry(after, f"429 {exc.text}")
         if exc.status >= 500:
             return Retry(0.0, f"{exc.status} {exc.text}")
         return Failed(f"{exc.status} (code {exc.code}) {exc.text}")
@@ -132,7 +134,8 @@ class DiscordNotifier:
             return {n.outbox_id: exc.delivery for n in notes}
         try:
             await self.status.show(info, channel)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, TimeoutError,
+                OSError) as exc:
             # The news went out; only the status edit waits (it is redone from the table,
             # so retrying the status notes alone is enough).
             outcome = classify(exc)
@@ -213,7 +216,8 @@ class DiscordNotifier:
             await self.pacer.wait(getattr(channel, "id", None))
             try:
                 sent = await channel.send(part, **kwargs)
-            except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            except (TimeoutError, discord.HTTPException, discord.RateLimited,
+                    aiohttp.ClientError, OSError) as exc:
                 raise Undeliverable(classify(exc)) from exc
         return sent
 
