@@ -9,6 +9,7 @@ from engine.core.errors import IllegalAction, NotYourTurn, ParseError
 from engine.core.protocol import Action, AIPlayer, Event, Outcome, Pending
 from engine.ginkgopolis import actions as act
 from engine.ginkgopolis.ai import GreedyPlayer, RandomPlayer
+from engine.ginkgopolis.determinize import search_player
 from engine.ginkgopolis.legal import legal_actions, pending
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import score
@@ -93,7 +94,9 @@ class GinkgopolisGame:
             return RandomPlayer()
         if kind == "greedy":
             return GreedyPlayer()
-        raise KeyError(f"unknown AI {kind!r}; try random or greedy")
+        if kind == "search":
+            return search_player(self)
+        raise KeyError(f"unknown AI {kind!r}; try random, greedy or search")
 
     def scramble_hidden(self, state: State, seat: int | None, seed: int) -> State:
         return scramble_hidden(state, seat, seed)

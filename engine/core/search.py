@@ -1,0 +1,171 @@
+"""A search player for every game: determinized rollouts under sequential halving.
+
+Method. This is information-set Monte Carlo search at depth one (the "flat" form of
+single-observer IS-MCTS): every simulation starts from a *determinization*, a full
+state that agrees with everything the deciding seat can see and re-deals everything it
+cannot (other hands, tiles behind screens, deck and supply order, face-down tiles,
+other seats' unrevealed picks, the generator's state). The candidate action is applied
+to it and the game is played on with a fast policy (each game's greedy player by
+default) to the end or to an evaluation cut-off. The value is the seat's win share,
+with its rank as a smaller, denser term.
+
+Why not a deep tree. The engines are pure Python: a full game costs tens of
+milliseconds, so at one second per move only tens to a few hundred simulations fit.
+A deep IS-MCTS tree would spread them over nodes that are each visited a handful of
+times; with these budgets a one-ply search that improves on a good rollout policy
+(rollout policy improvement) is the stronger and far more predictable choice. The
+budget is spent by *sequential halving*, which is built for picking the best arm with
+a fixed budget: every round gives each surviving action the same simulations (common
+random numbers: the same determinizations and rollout seeds for every action, so their
+difference is not noise of the deal), then keeps the better half. A game may supply a
+*prior* that ranks actions so that only the most promising few are searched.
+
+Soundness. The search reads the real state only through ``legal_actions`` of its own
+seat and the determinizer. A determinizer must depend only on the seat's view and the
+seed (it re-deals from sorted pools, so two states that differ only in other seats'
+secrets give the same determinization): the choice then depends only on the view, the
+seed and the budget, which tests/engine/test_search_secrets.py checks for every game.
+Simultaneous decisions are sound because the determinizer clears every unrevealed
+decision of another seat: in the simulations, that seat decides again, by the policy.
+
+Budget. ``iterations`` simulations make the choice deterministic for a seed (tests,
+replays, benchmarks); ``time_limit`` optionally stops earlier in play.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.protocol import Action, AIPlayer, Game, Outcome
+from engine.core.rng import Rng
+
+Determinizer = Callable[[Any, int, int], Any]
+Prior = Callable[[Any, int, Sequence[Action]], Sequence[float]]
+Evaluator = Callable[[Any, int], float]
+
+_MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How one game's search spends its budget.
+
+    ``iterations``: simulations per decision (the deterministic budget).
+    ``rollout``: the AI kind that plays every seat inside a simulation.
+    ``width``: with a prior, how many of the best-ranked actions are searched.
+    ``horizon``: actions played in a simulation before ``evaluate`` cuts it off
+    (None plays to the end).
+    ``time_limit``: seconds; stops the search early in play (None: never).
+    """
+
+    iterations: int = 64
+    rollout: str = "greedy"
+    width: int = 8
+    horizon: int | None = None
+    time_limit: float | None = None
+
+
+def outcome_value(outcome: Outcome, seat: int) -> float:
+    """Win share (a win shared by k counts 1/k) plus a small term for the rank reached."""
+    seats = [s for s in outcome.standings]
+    mine = next(s for s in seats if s.seat == seat)
+    winners = [s for s in outcome.winners]
+    share = 1.0 / len(winners) if mine.rank == 1 else 0.0
+    n = len(seats)
+    rank_term = (n - mine.rank) / (n - 1) if n > 1 else 1.0
+    return 0.8 * share + 0.2 * rank_term
+
+
+class SearchPlayer:
+    """An :class:`AIPlayer` that searches; one per game, built by the game's ``ai``."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        game: Game[Any],
+        determinize: Determinizer,
+        config: SearchConfig = SearchConfig(),
+        *,
+        prior: Prior | None = None,
+        evaluate: Evaluator | None = None,
+    ) -> None:
+        if config.horizon is not None and evaluate is None:
+            raise ValueError("a horizon needs an evaluation function")
+        self.game = game
+        self.determinize = determinize
+        self.config = config
+        self.prior = prior
+        self.evaluate = evaluate
+        self._policy: AIPlayer[Any] = game.ai(config.rollout)
+
+    def choose(self, state: Any, seat: int, rng: Rng) -> Action:
+        legal = self.game.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        base = rng.next_u64()
+        # Candidates come from a determinization, not the real state, so that nothing
+        # here can read another seat's secret; the seat's own actions are the same.
+        first = self.determinize(state, seat, base)
+        arms = self.game.legal_actions(first, seat)
+        if len(arms) == 1:
+            return arms[0]
+        if self.prior is not None and len(arms) > self.config.width:
+            values = self.prior(first, seat, arms)
+            order = sorted(range(len(arms)), key=lambda i: (-values[i], i))
+            arms = [arms[i] for i in sorted(order[: self.config.width])]
+        return self._halving(state, seat, arms, base)
+
+    # ------------------------------------------------------------------ search
+    def _halving(self, state: Any, seat: int, arms: list[Action], base: int) -> Action:
+        cfg = self.config
+        deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
+        alive = list(range(len(arms)))
+        total = [0.0] * len(arms)
+        count = [0] * len(arms)
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        left = cfg.iterations
+        sample = 0
+        for r in range(rounds):
+            per = max(1, (left // (rounds - r)) // len(alive))
+            seeds = [(base + (sample + j + 1) * 0x9E3779B97F4A7C15) & _MASK for j in range(per)]
+            sample += per
+            for seed in seeds:
+                for i in alive:
+                    total[i] += self.simulate(state, seat, arms[i], seed)
+                    count[i] += 1
+                    left -= 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    return arms[self._best(alive, total, count)]
+            if len(alive) <= 1 or left <= 0:
+                break
+            ranked = sorted(alive, key=lambda i: (-total[i] / count[i], i))
+            alive = sorted(ranked[: max(1, (len(alive) + 1) // 2)])
+        return arms[self._best(alive, total, count)]
+
+    @staticmethod
+    def _best(alive: list[int], total: list[float], count: list[int]) -> int:
+        return min(alive, key=lambda i: (-total[i] / max(1, count[i]), i))
+
+    def simulate(self, state: Any, seat: int, action: Action, seed: int) -> float:
+        """One simulation: determinize with ``seed``, play ``action``, then the policy."""
+        game = self.game
+        world = self.determinize(state, seat, seed)
+        game.apply(world, seat, action)
+        rng = Rng.from_seed(seed ^ 0x5EA2C4)
+        steps = 0
+        horizon = self.config.horizon
+        while True:
+            outcome = game.outcome(world)
+            if outcome is not None:
+                return outcome_value(outcome, seat)
+            if horizon is not None and steps >= horizon:
+                assert self.evaluate is not None
+                return self.evaluate(world, seat)
+            who = min(game.pending(world).waiting)
+            game.apply(world, who, self._policy.choose(world, who, rng))
+            steps += 1
