@@ -24,6 +24,7 @@ from engine.ginkgopolis.render.palette import (
     DISTRICT_EDGE,
     HIGHLIGHT,
     INK,
+    name_of,
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height
 from engine.ginkgopolis.render.tiles import draw_tile, draw_token, height_badge, owner_strip
@@ -83,8 +84,9 @@ def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = Non
     return BoardLayout((width, height), city, city_area, tuple(panels), legend)
 
 
-def render_board(view: View) -> bytes:
-    """PNG of the public board. Refuses a seat's view: what is posted must hold no secret."""
+def render_board(view: View, *, names: list[str] | None = None) -> bytes:
+    """PNG of the public board. Refuses a seat's view: what is posted must hold no secret.
+    ``names`` (by seat) are written beside each player's colour."""
     require_public(view, "render_board")
     lay = board_layout(view)
     c = Canvas.new(*lay.size, BACKGROUND)
@@ -98,6 +100,7 @@ def render_board(view: View) -> bytes:
             first=_is_first(view, p),
             drafting=view.get("phase") == "draft",
             solo=bool(view.get("solo")),
+            name=name_of(p, names),
         )
     draw_legend(c, lay.legend)
     return c.png()
@@ -123,12 +126,13 @@ def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis"
     c.text((x + 10, cy), label, 22, INK, anchor="lm", bold=True)
     x += w + 40
     light = (230, 226, 216)
-    x += c.text((x, cy), f"Deck {view.get('deck')} cards", 18, light, anchor="lm") + 22
-    icons.tile(c, x + 9, cy, 18)
-    supply = f"Tile supply {view.get('supply')}"
-    if view.get("exhaustions"):
-        supply += f" (ran out {view.get('exhaustions')}x)"
-    x += 24 + c.text((x + 24, cy), supply, 18, light, anchor="lm") + 22
+    if phase != "over":  # at the end, deck and supply no longer matter: room for the title
+        x += c.text((x, cy), f"Deck {view.get('deck')} cards", 18, light, anchor="lm") + 22
+        icons.tile(c, x + 9, cy, 18)
+        supply = f"Tile supply {view.get('supply')}"
+        if view.get("exhaustions"):
+            supply += f" (ran out {view.get('exhaustions')}x)"
+        x += 24 + c.text((x + 24, cy), supply, 18, light, anchor="lm") + 22
     first = next((p for p in view["players"] if _is_first(view, p)), None)
     if first is not None:
         x += c.text((x, cy), "First:", 18, light, anchor="lm") + 18

@@ -6,12 +6,13 @@ image is the same whether they are cold or warm; tests and the benchmark clear t
 
 from __future__ import annotations
 
-from engine.ginkgopolis.render import canvas, fonts, icons, tiles
+import engine.fonts as shipped_fonts
+from engine.ginkgopolis.render import canvas, icons, tiles
 
 
 def clear_caches() -> None:
     canvas._text_mask.cache_clear()
     canvas._text_width.cache_clear()
-    fonts.font.cache_clear()
+    shipped_fonts.font.cache_clear()
     tiles._face.cache_clear()
     icons._hazard.cache_clear()

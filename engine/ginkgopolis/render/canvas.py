@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.ginkgopolis.render.fonts import bold_stroke, font
+from engine.ginkgopolis.render.fonts import font
 from engine.ginkgopolis.render.palette import RGB
 
 Box = tuple[int, int, int, int]
@@ -42,11 +42,10 @@ class Canvas:
 
         Text is snapped to whole pixels and its coverage mask cached: the same labels
         recur on every board, and rasterising (above all the stroke of the fake bold)
-        is most of the drawing time.
+        is most of the drawing time. Names in any script draw (``engine.fonts``).
         """
-        stroke = bold_stroke(size) if bold else 0
         if text:
-            mask, left, top = _text_mask(text, size, stroke, anchor)
+            mask, left, top = _text_mask(text, size, bold, anchor)
             x, y = round(xy[0]) + left, round(xy[1]) + top
             self.im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
         return text_width(text, size, bold=bold)
@@ -56,15 +55,15 @@ class Canvas:
 
 
 @lru_cache(maxsize=8192)
-def _text_mask(text: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image, int, int]:
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """Coverage of ``text`` and its offset from the anchor point (never mutated)."""
-    f = font(size)
-    box = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    f = font(size, bold=bold)
+    box = f.getbbox(text, anchor=anchor)
     left, top = math.floor(box[0]), math.floor(box[1])
     right, bottom = math.ceil(box[2]), math.ceil(box[3])
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text(
-        (-left, -top), text, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        (-left, -top), text, font=f, fill=255, anchor=anchor
     )
     return mask, left, top
 
@@ -75,8 +74,7 @@ def text_width(text: str, size: int, *, bold: bool = False) -> int:
 
 @lru_cache(maxsize=8192)
 def _text_width(text: str, size: int, bold: bool) -> int:
-    stroke = bold_stroke(size) if bold else 0
-    return round(font(size).getlength(text)) + 2 * stroke
+    return round(font(size, bold=bold).getlength(text))
 
 
 def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimum: int = 8) -> int:
@@ -84,6 +82,15 @@ def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimu
     while size > minimum and text_width(text, size, bold=bold) > max_width:
         size -= 1
     return size
+
+
+def fit_text(text: str, max_width: int, size: int, *, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so that it fits in ``max_width`` at ``size``."""
+    if text_width(text, size, bold=bold) <= max_width:
+        return text
+    while text and text_width(text + "…", size, bold=bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def encode_png(im: Image.Image) -> bytes:

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.board import HEADER_H, MARGIN, WIDTH, draw_header, draw_legend
-from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, fit_text, text_width
 from engine.ginkgopolis.render.city import draw_city
 from engine.ginkgopolis.render.layout import (
     CityLayout,
@@ -25,7 +25,7 @@ from engine.ginkgopolis.render.palette import (
     MUTED,
     PANEL,
     PANEL_EDGE,
-    player_name,
+    name_of,
 )
 from engine.ginkgopolis.render.panel import badge
 
@@ -34,7 +34,7 @@ Outcome = dict[str, Any]
 
 CITY_W = 600
 LEGEND_H = 64
-ROW_H = 118
+ROW_H = 132  # room for two lines of breakdown at a size read at 550 px
 TABLE_TOP = 44
 COLUMNS = (
     ("tokens", "SP tokens"),
@@ -92,8 +92,9 @@ def final_layout(view: View, outcome: Outcome) -> FinalLayout:
     return FinalLayout((width, top + body_h + MARGIN), city, legend, table, standings, rows)
 
 
-def render_final(view: View, outcome: Outcome) -> bytes:
-    """PNG: final city and score breakdown (``outcome`` is ``Outcome.to_json()``)."""
+def render_final(view: View, outcome: Outcome, *, names: list[str] | None = None) -> bytes:
+    """PNG: final city and score breakdown (``outcome`` is ``Outcome.to_json()``), with
+    each player's name (``names``, by seat) beside their colour."""
     require_public(view, "render_final")
     lay = final_layout(view, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
@@ -104,7 +105,7 @@ def render_final(view: View, outcome: Outcome) -> bytes:
     c.text((x0 + 4, y0 + 6), "Final scoring", 22, INK, anchor="la", bold=True)
     c.text((x1 - 4, y0 + 10), "numbered circles = districts", 13, MUTED, anchor="ra")
     for box, s in zip(lay.rows, lay.standings, strict=True):
-        _row(c, box, view, s)
+        _row(c, box, view, s, names)
     return c.png()
 
 
@@ -112,7 +113,7 @@ def _sum(lines: list[dict[str, Any]], key: str) -> int:
     return sum(int(ln["points"]) for ln in lines if ln["key"] == key)
 
 
-def _row(c: Canvas, box: Box, view: View, s: dict[str, Any]) -> None:
+def _row(c: Canvas, box: Box, view: View, s: dict[str, Any], names: list[str] | None) -> None:
     x0, y0, x1, y1 = box
     p = _player_of(view, s)
     win = s["rank"] == 1
@@ -123,8 +124,10 @@ def _row(c: Canvas, box: Box, view: View, s: dict[str, Any]) -> None:
     rank = f"#{s['rank']}"
     c.text((x0 + 12, cy), rank, 22, INK, anchor="lm", bold=True)
     badge(c, x0 + 70, cy, 30, str(p["color"]))
-    name = player_name(str(p["color"]), bool(p.get("hal")))
-    c.text((x0 + 92, cy), name + ("  - winner" if win else ""), 20, INK, anchor="lm", bold=True)
+    tag = "  - winner" if win else ""
+    room = x1 - 12 - 60 - (x0 + 92) - text_width(tag, 20, bold=True)
+    name = fit_text(name_of(p, names), room, 20, bold=True)
+    c.text((x0 + 92, cy), name + tag, 20, INK, anchor="lm", bold=True)
     c.text((x1 - 12, cy), str(s["total"]), 28, INK, anchor="rm", bold=True)
     icons.star(c, x1 - 12 - 16 - 14 * len(str(s["total"])), cy, 24)
     lines = list(s["lines"])
@@ -134,13 +137,29 @@ def _row(c: Canvas, box: Box, view: View, s: dict[str, Any]) -> None:
         cx = x0 + 12 + i * col_w
         c.text((cx, y0 + 44), label, 13, MUTED, anchor="la")
         c.text((cx, y0 + 58), str(_sum(lines, key)), 18, INK, anchor="la", bold=True)
-    details = _details(lines)
-    if details:
-        size = fit_size(details, x1 - x0 - 24, 13)
-        c.text((x0 + 12, y1 - 8), details, size, INK, anchor="ls")
+    # Two lines at a readable size rather than one that shrinks to nothing.
+    rows = _wrap(_details(lines), x1 - x0 - 24, DETAIL_SIZE)
+    for i, line in enumerate(rows):
+        size = fit_size(line, x1 - x0 - 24, DETAIL_SIZE, minimum=10)
+        c.text((x0 + 12, y1 - 8 - 17 * (len(rows) - 1 - i)), line, size, INK, anchor="ls")
 
 
-def _details(lines: list[dict[str, Any]]) -> str:
+DETAIL_SIZE = 14
+
+
+def _wrap(parts: list[str], width: int, size: int, most: int = 2) -> list[str]:
+    """``parts`` joined by commas into at most ``most`` lines, each filled greedily."""
+    rows: list[str] = []
+    for part in parts:
+        if rows and (len(rows) == most or
+                     text_width(rows[-1] + ", " + part, size) <= width):
+            rows[-1] += ", " + part
+        else:
+            rows.append(part)
+    return rows
+
+
+def _details(lines: list[dict[str, Any]]) -> list[str]:
     """Which cards and districts the points come from, matching the numbers on the city."""
     parts = []
     for ln in lines:
@@ -153,4 +172,4 @@ def _details(lines: list[dict[str, Any]]) -> str:
             place = PLACE.get(int(d.get("place", 0)), "?")
             color = BUILDING_NAME.get(str(d.get("color")), "?").lower()
             parts.append(f"district {d.get('district')} ({color}) {place} +{ln['points']}")
-    return ", ".join(parts)
+    return parts

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.ginkgopolis.cards import is_urbanization
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text
 from engine.ginkgopolis.render.cardart import draw_card
 from engine.ginkgopolis.render.city import owner_color
 from engine.ginkgopolis.render.palette import (
@@ -18,8 +18,8 @@ from engine.ginkgopolis.render.palette import (
     PANEL,
     PANEL_EDGE,
     WHITE,
+    name_of,
     player_letter,
-    player_name,
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height, shown
 from engine.ginkgopolis.render.tiles import draw_tile
@@ -91,14 +91,15 @@ def hand_layout(view: View) -> HandLayout:
     return HandLayout((WIDTH, y + lower_h + MARGIN), cards, tiles, screen, tiles_area, front)
 
 
-def render_private(view: View) -> bytes:
-    """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``)."""
+def render_private(view: View, *, names: list[str] | None = None) -> bytes:
+    """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``);
+    ``names`` (by seat) puts the player's own name in the header."""
     lay = hand_layout(view)
     me = view["me"]
     seat = int(view["seat"])
     player = view["players"][seat]
     c = Canvas.new(*lay.size, BACKGROUND)
-    _header(c, view, player)
+    _header(c, view, player, name_of(player, names))
     title_y = HEADER_H + MARGIN
     pick = me.get("pick") or {}
     row = _row_cards(view)
@@ -133,14 +134,14 @@ def render_private(view: View) -> bytes:
     return c.png()
 
 
-def _header(c: Canvas, view: View, player: dict[str, Any]) -> None:
+def _header(c: Canvas, view: View, player: dict[str, Any], name: str) -> None:
     c.d.rectangle((0, 0, WIDTH, HEADER_H), fill=INK)
     cy = HEADER_H // 2
     x = MARGIN + 4
     x += c.text((x, cy), "Ginkgopolis", 28, WHITE, anchor="lm", bold=True) + 20
     badge(c, x + 16, cy, 32, str(player["color"]), on_dark=True)
     x += 40
-    name = player_name(str(player["color"]), False)
+    name = fit_text(name, 260, 22, bold=True)
     x += c.text(
         (x, cy),
         f"{name} ({player_letter(str(player['color']))})",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas, text_width
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text, text_width
 from engine.ginkgopolis.render.cardart import GROUP_TITLE, GROUPS, card_group, draw_chip
 from engine.ginkgopolis.render.palette import (
     HIGHLIGHT,
@@ -75,7 +75,8 @@ def panel_height(p: Player, *, minimum: int = 3) -> int:
 
 
 def draw_panel(
-    c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = False, solo: bool = False
+    c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = False, solo: bool = False,
+    name: str | None = None,
 ) -> None:
     x0, y0, x1, y1 = box
     color = str(p["color"])
@@ -88,7 +89,10 @@ def draw_panel(
     row1 = y0 + 22
     badge(c, left + 15, row1, 30, color)
     x = left + 38
-    x += c.text((x, row1), player_name(color, hal), 22, INK, anchor="lm", bold=True) + 10
+    # The name gives way to the "1st player" tag and the points, never overlaps them.
+    room = x1 - pad - 70 - x - (110 if first else 0)
+    label = fit_text(player_name(color, hal, name), room, 22, bold=True)
+    x += c.text((x, row1), label, 22, INK, anchor="lm", bold=True) + 10
     if first:
         tag = "1st player"
         w = c.text((x + 8, row1), tag, 15, INK, anchor="lm", bold=True)
