@@ -41,10 +41,6 @@ def build(state: State, seat: int, row: int, col: int, stack: list[str]) -> None
     state.players[seat].city[row - 1][col - 1] = list(stack)
 
 
-def everyone_but(state: State, seat: int) -> list[int]:
-    return [s for s in range(state.seats) if s != seat]
-
-
 def accounted(state: State) -> list[str]:
     """Every tile dealt so far, wherever it is now (site, cities, taken, discards, box)."""
     out = [t for row in state.site for t in row if t is not None]
