@@ -11,22 +11,22 @@ which a front view cannot show, has an arrow and the number of the foundation
 at its other end. Roofs are triangles; a roofed cell is tinted in the roof's
 colour. The piece placed last has a thick frame and a black pointer.
 
-Only Pillow's embedded font is used (``ImageFont.load_default(size=...)``),
-which covers plain ASCII, so names are reduced to ASCII before drawing.
+Text is drawn with the shipped DejaVu Sans (``engine.fonts``, with its CJK fallback
+and a visible box for a glyph no font has), so names draw as the players typed them;
+a long name is cut with an ellipsis rather than pushed off the picture.
 """
 
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.protocol import Outcome
+from engine.fonts import font as shipped_font
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -67,26 +67,28 @@ LEGEND: Final = (
 )
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return shipped_font(size)
 
 
-# Letters that Unicode does not decompose into a plain letter plus accents.
-_SPELLED: Final = str.maketrans(
-    {"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss",
-     "Đ": "D", "đ": "d", "Ł": "L", "ł": "l", "Þ": "Th", "þ": "th"}
-)  # fmt: skip
+def fit_size(text: str, width: int, size: int, minimum: int = 10) -> int:
+    """The largest size up to ``size`` at which ``text`` fits in ``width`` pixels."""
+    while size > minimum and font(size).getlength(text) > width:
+        size -= 1
+    return size
 
 
-def ascii_text(text: str) -> str:
-    """What the embedded font can draw: accents dropped, other letters as '?'."""
-    plain = []
-    for ch in unicodedata.normalize("NFKD", text.translate(_SPELLED)):
-        if unicodedata.combining(ch):
-            continue
-        plain.append(ch if 32 <= ord(ch) < 127 else "?")
-    return "".join(plain).strip() or "?"
+NAME_LIMIT: Final = 170  # pixels at 15 px: a name never crowds out the rest of a line
+
+
+def fit_name(text: str, size: int = 15, limit: int = NAME_LIMIT) -> str:
+    """``text`` (blank: "?") cut with an ellipsis so it is at most ``limit`` pixels wide."""
+    text = " ".join(text.split()) or "?"
+    if font(size).getlength(text) <= limit:
+        return text
+    while text and font(size).getlength(text + "…") > limit:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,9 @@ def render_final(
         for colour in colours:
             _swatch(draw, (x, y + 2, x + 16, y + 18), colour, 11)
             x += 20
-        draw.text((x + 2, y + 10), text, font=font(size), fill=TEXT, anchor="lm")
+        room = WIDTH - MARGIN - x - 2 - (font(size).getlength(points) + 8 if points else 0)
+        draw.text((x + 2, y + 10), text, font=font(fit_size(text, int(room), size)), fill=TEXT,
+                  anchor="lm")
         if points:
             draw.text((WIDTH - MARGIN, y + 10), points, font=font(size), fill=TEXT, anchor="rm")
         y += line_h
@@ -188,7 +192,7 @@ def _png(image: Image.Image) -> bytes:
 
 def _seat_name(seat: int, names: Sequence[str] | None) -> str:
     if names is not None and seat < len(names):
-        return ascii_text(names[seat])
+        return fit_name(names[seat])
     return f"Seat {seat + 1}"
 
 
@@ -211,6 +215,7 @@ def _board_image(view: Mapping[str, Any], names: Sequence[str] | None) -> Image.
     for colour, text in footer:
         _swatch(draw, (MARGIN, y, MARGIN + 18, y + 18), colour, 12)
         ink, size = (FAINT, 12) if text == LEGEND else (TEXT, 14)
+        size = fit_size(text, WIDTH - 2 * MARGIN - 26, size)
         draw.text((MARGIN + 26, y + 9), text, font=font(size), fill=ink, anchor="lm")
         y += 22
     return image

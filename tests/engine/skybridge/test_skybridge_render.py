@@ -14,7 +14,8 @@ from engine.skybridge.render import (
     TEXT,
     WIDTH,
     Layout,
-    ascii_text,
+    fit_name,
+    font,
     render_board,
     render_final,
 )
@@ -97,7 +98,7 @@ def test_last_piece_has_a_thick_outline() -> None:
     assert not near(picture.getpixel((other[0] - 2, (other[1] + other[3]) // 2)), TEXT, 10)
 
 
-def test_names_are_drawn_in_ascii_and_scores_image_lists_every_line() -> None:
+def test_scores_image_lists_every_line() -> None:
     state = GAME.setup(2, {}, 3)
     ai_playout(GAME, state, ["greedy", "greedy"], 3)
     view = GAME.view(state, None)
@@ -109,8 +110,17 @@ def test_names_are_drawn_in_ascii_and_scores_image_lists_every_line() -> None:
     assert scores.crop((0, 0, WIDTH, board.height)).tobytes() == board.tobytes()
 
 
-def test_names_are_reduced_to_what_the_embedded_font_draws() -> None:
-    assert ascii_text("Chloé") == "Chloe"
-    assert ascii_text("Ørjan Æbelø") == "Orjan AEbelo"
-    assert ascii_text("李") == "?"
-    assert ascii_text("  ") == "?"
+def test_names_draw_as_typed_and_a_long_one_is_cut_to_fit() -> None:
+    assert fit_name("Chloé") == "Chloé" and fit_name("李小龙") == "李小龙"
+    assert fit_name("  ") == "?"
+    cut = fit_name("李" * 60)
+    assert cut.endswith("…") and font(15).getlength(cut) <= 170
+
+
+def test_chinese_and_accented_names_change_the_picture_not_its_size() -> None:
+    view = GAME.view(scenario(2, LAYOUT), None)
+    a = image(render_board(view, names=["王", "Zoé"]))
+    b = image(render_board(view, names=["李", "Zoe"]))
+    long = image(render_board(view, names=["W" * 90, "龙" * 90]))
+    assert a.size == b.size == long.size
+    assert a.tobytes() != b.tobytes()
