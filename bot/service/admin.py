@@ -1,0 +1,167 @@
+"""Start-up, the periodic sweep, the host's powers over a running table, and the jobs
+(deadlines and reminders)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.service import compose
+from bot.service.compose import note
+from bot.service.core import (
+    SWEEP_SECONDS,
+    StoreCorrupt,
+)
+from bot.service.errors import Refused
+from bot.service.settings import Actor
+from bot.service.turns import TurnVerbs
+from bot.service.values import BootReport, TableInfo
+
+log = logging.getLogger(__name__)
+
+
+class AdminVerbs(TurnVerbs):
+    async def boot(self, *, verify: bool = False) -> BootReport:
+        """Check the database, then rebuild every deadline and reminder job from it.
+        With ``verify``, also replay every running table's log (slow; see ``verify``)."""
+        problems = await self.store.integrity_check()
+        if problems:
+            raise StoreCorrupt("; ".join(problems[:5]))
+        scheduled = await self.store.scheduled_timers()
+        jobs = self.deadlines.plan_all(scheduled)
+        running = await self.store.find_tables(statuses=["running"])
+        if verify:
+            for table in running:
+                report = await self.verify(table.id)
+                if not report.ok:
+                    raise StoreCorrupt(f"table {table.id}: {report.problem}")
+        log.info("boot: %d running tables, %d jobs", len(running), jobs)
+        await self.sweep()
+        return BootReport(tuple(problems), jobs, len(running))
+
+    async def sweep(self) -> None:
+        """The periodic job (and the end of the boot): bots that owe a move play it (a
+        crash or a failed write may have stopped them), and owed messages that are due
+        are sent. Nothing here depends on memory: it all comes from the database."""
+        for table_id in await self.store.bot_turn_tables():
+            try:
+                async with self._lock(table_id):
+                    live = await self._load_or_none(table_id)
+                    if live is not None:
+                        await self._after_change(live)
+            except Exception:
+                log.exception("table %d: resuming its bots failed", table_id)
+        await self.delivery.sweep()
+
+    def start_sweeping(self, scheduler: AsyncIOScheduler) -> None:
+        """Run ``sweep`` every ``SWEEP_SECONDS`` and wake retries in real time."""
+        self.delivery.timers = True
+        scheduler.add_job(self.sweep, "interval", seconds=SWEEP_SECONDS, id="urbanist-sweep",
+                          replace_existing=True, coalesce=True, max_instances=1)
+
+    async def pause(self, table_id: int, actor: Actor) -> TableInfo:
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            self._require_host(live, actor)
+            self._require_running(live)
+            record = dataclasses.replace(live.record, status="paused",
+                                         paused_at=self.clock.now())
+            await self._write(live, record, notes=lambda t: [
+                note(t, None, "paused", {"by": actor.display})])
+            self.deadlines.cancel(live.id)
+            return live.info()
+
+    async def resume(self, table_id: int, actor: Actor) -> TableInfo:
+        """Deadlines move on by the time spent paused: nobody loses time to a pause."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            self._require_host(live, actor)
+            if live.record.status != "paused":
+                raise Refused("not_running", "This table is not paused.")
+            now = self.clock.now()
+            shift = now - (live.record.paused_at or now)
+            timers = [dataclasses.replace(t, due_at=t.due_at + shift) for t in live.timers]
+            record = dataclasses.replace(live.record, status="running", paused_at=None,
+                                         updated_at=now)
+            await self._write(live, record, timers=timers, notes=lambda t: [
+                note(t, None, "resumed", {"by": actor.display}), compose.waiting_status(t)])
+            await self._after_change(live)
+            return live.info()
+
+    async def extend(self, table_id: int, actor: Actor, seconds: int,
+                     seat: int | None = None) -> TableInfo:
+        """Host or manager: push the deadline (and the reminders still due) of every seat
+        that has to act, or of one seat, by ``seconds``."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            self._require_host(live, actor)
+            if live.record.status not in ("running", "paused"):
+                raise Refused("not_running", "This game is not being played.")
+            if seconds <= 0:
+                raise Refused("options", "Extend by a positive time.", field="seconds")
+            if seat is not None:
+                self._require_seat_number(live, seat)
+            timers = [
+                dataclasses.replace(t, due_at=t.due_at + seconds)
+                if seat is None or t.seat == seat else t
+                for t in live.timers
+            ]
+            await self._write(live, dataclasses.replace(live.record), timers=timers,
+                              notes=lambda t: [
+                                  note(t, None, "extended", {"by": actor.display,
+                                                             "seconds": seconds,
+                                                             "extended_seat": seat}),
+                                  compose.waiting_status(t)])
+            self._plan(live)
+            return live.info()
+
+    async def abort(self, table_id: int, actor: Actor) -> TableInfo:
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            self._require_host(live, actor)
+            if live.record.status in ("finished", "aborted"):
+                raise Refused("not_running", "This table has already ended.")
+            record = dataclasses.replace(live.record, status="aborted")
+            await self._write(live, record, timers=[], notes=lambda t: [
+                note(t, None, "aborted", {"by": actor.display}, slot="status")])
+            self.deadlines.cancel(live.id)
+            return live.info()
+
+    async def on_deadline(self, table_id: int, version: int) -> None:
+        """Job function: the AI plays for every seat whose deadline has passed (source
+        timeout), as long as the table is still at ``version``."""
+        async with self._lock(table_id):
+            live = await self._load_or_none(table_id)
+            if live is None or not self._job_current(live, version):
+                return
+            now = self.clock.now()
+            while live.record.status == "running":
+                waiting = live.game.pending(live.state).waiting
+                late = sorted(t.seat for t in live.timers
+                              if t.kind == "deadline" and t.due_at <= now and t.seat in waiting)
+                if not late:
+                    break
+                await self._play_late(live, late[0])
+            await self._after_change(live)
+
+    async def on_reminder(self, table_id: int, version: int) -> None:
+        """Job function: remind the seats that still have to act and whose reminder is due."""
+        async with self._lock(table_id):
+            live = await self._load_or_none(table_id)
+            if live is None or not self._job_current(live, version):
+                return
+            now = self.clock.now()
+            due = [t for t in live.timers if t.kind == "reminder" and t.due_at <= now]
+            if not due:
+                self._plan(live)
+                return
+            waiting = live.game.pending(live.state).waiting
+            seats = sorted({t.seat for t in due if t.seat in waiting})
+            timers = [t for t in live.timers if t not in due]
+            await self._write(live, dataclasses.replace(live.record), timers=timers,
+                              expected_version=live.record.version,
+                              notes=lambda t: [compose.your_turn(t, s, template="reminder")
+                                               for s in seats])
+            self._plan(live)

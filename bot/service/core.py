@@ -1,0 +1,257 @@
+"""The base every verb module builds on: locks, the table cache, loading, and the one
+road every change takes to the database (``_write``: the change and what it owes, in one
+transaction) and then to the delivery worker."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.clock import Clock, SystemClock
+from bot.service import compose
+from bot.service.compose import note, present
+from bot.service.delivery import DeliveryWorker
+from bot.service.errors import Refused
+from bot.service.live import LiveTable, TableCache
+from bot.service.notifications import Notification, Notifier
+from bot.service.scheduler import DeadlineScheduler
+from bot.service.settings import Actor
+from bot.store import (
+    ActionRecord,
+    OutboxRow,
+    SeatRecord,
+    Store,
+    TableRecord,
+    TimerRecord,
+    VersionConflict,
+)
+from bot.store.health import StorageError
+from engine.core import Game
+from engine.core import get_game as registry_get_game
+
+log = logging.getLogger(__name__)
+
+Notes = Sequence[Notification | None]
+NotesFor = Callable[[LiveTable], Notes]
+SWEEP_SECONDS = 30  # how often the sweep job resumes bots and retries owed messages
+MAX_ECHO = 200  # of a refused text, at most this much is echoed back
+
+TIMEOUT_AI = "greedy"
+BOT_AI = "greedy"
+_SEAT_SHUFFLE_SALT = 0x5EA7_0DE5
+_AI_SALT = 0xA1_5EED
+
+
+class StoreCorrupt(RuntimeError):
+    pass
+
+
+class ServiceCore:
+    # Built by TableService, which has the job functions and the failure handler.
+    deadlines: DeadlineScheduler
+    delivery: DeliveryWorker
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        *,
+        clock: Clock | None = None,
+        get_game: Callable[[str], Game[Any]] = registry_get_game,
+        cache_size: int = 256,
+    ) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.clock: Clock = clock or SystemClock()
+        self.get_game = get_game
+        # Weak: a table's lock lives while someone holds or waits for it, so forged ids
+        # cannot grow the map without bound.
+        self._lock_map: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+        self._cache = TableCache(cache_size)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._lock_map.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._lock_map[table_id] = lock
+        return lock
+
+    async def _load(self, table_id: int) -> LiveTable:
+        live = await self._load_or_none(table_id)
+        if live is None:
+            raise Refused("no_table", "There is no such table.", table_id=table_id)
+        return live
+
+    async def _load_or_none(self, table_id: int) -> LiveTable | None:
+        live = self._cache.get(table_id)
+        if live is not None:
+            return live
+        bundle = await self.store.load_bundle(table_id)
+        if bundle is None:
+            return None
+        record, seats, timers = bundle
+        game = self.get_game(record.game)
+        state = None
+        if record.snapshot is not None:
+            state = game.state_from_json(json.loads(record.snapshot))
+        live = LiveTable(record, seats, timers, game, state)
+        self._cache.put(live)
+        return live
+
+    async def _write(self, live: LiveTable, record: TableRecord, *,
+                     seats: list[SeatRecord] | None = None,
+                     timers: list[TimerRecord] | None = None,
+                     action: ActionRecord | None = None, state: Any = None,
+                     expected_version: int | None = None,
+                     notes: NotesFor | None = None) -> None:
+        """Persist the change and the notifications it owes (``notes``, built from the
+        table as it will be) in one transaction; then, only then, update the live table
+        and hand the notifications to the delivery worker."""
+        record.updated_at = max(record.updated_at, self.clock.now())
+        staged = LiveTable(record, live.seats if seats is None else seats,
+                           live.timers if timers is None else sorted(timers), live.game,
+                           live.state if state is None else state)
+        record.bot_turn = self._bot_turn(staged)
+        rows = self._outbox_rows(staged, notes(staged)) if notes is not None else []
+        try:
+            # Shielded: once the transaction is sent it completes even if the caller is
+            # cancelled, so the database never holds half of it.
+            await asyncio.shield(self.store.save(
+                record, expected_version=expected_version, seats=seats, timers=timers,
+                action=action, outbox=rows))
+        except VersionConflict:
+            self._cache.drop(live.id)
+            raise Refused("busy", "The table changed meanwhile; please try again.") from None
+        except StorageError as exc:
+            # Rolled back whole: the table is as it was, and the player may try again.
+            self._cache.drop(live.id)
+            log.error("table %d: could not save (%s)", live.id, exc)
+            raise Refused("storage", "I cannot save anything right now (a storage problem "
+                          "on the bot's side); nothing was changed. Please try again later.",
+                          fault=exc.code) from None
+        except BaseException:
+            self._cache.drop(live.id)
+            raise
+        live.record, live.seats, live.timers, live.state = (
+            staged.record, staged.seats, staged.timers, staged.state)
+        if rows:
+            # An inline transport sends now, under this lock: what it gave up on for good
+            # is handled here, not through a path that would take the lock again.
+            for failed, _ in await self.delivery.after_commit(live.id):
+                if failed.seat is not None and failed.user_id is not None:
+                    await self._set_reachable(live, failed.user_id, False)
+
+    async def _save(self, live: LiveTable, *, seats: list[SeatRecord] | None = None,
+                    timers: list[TimerRecord] | None = None,
+                    notes: NotesFor | None = None) -> None:
+        await self._write(live, dataclasses.replace(live.record), seats=seats, timers=timers,
+                          notes=notes)
+
+    def _outbox_rows(self, live: LiveTable, notes: Notes) -> list[OutboxRow]:
+        now = self.clock.now()
+        return [OutboxRow(live.id, n.version, n.seat, n.to_json(), due_at=now, created_at=now)
+                for n in present(notes)]
+
+    @staticmethod
+    def _bot_turn(live: LiveTable) -> bool:
+        if live.state is None or live.record.status != "running":
+            return False
+        waiting = live.game.pending(live.state).waiting
+        return any(s < len(live.seats) and live.seats[s].is_bot for s in waiting)
+
+    def _plan(self, live: LiveTable) -> None:
+        if live.record.status == "running":
+            self.deadlines.plan(live.id, live.record.version, live.timers)
+        else:
+            self.deadlines.cancel(live.id)
+
+    def _job_current(self, live: LiveTable, version: int) -> bool:
+        if live.record.status != "running" or live.record.version != version:
+            log.debug("table %d: job for v%d ignored (table at v%d, %s)", live.id, version,
+                      live.record.version, live.record.status)
+            return False
+        return True
+
+    @staticmethod
+    def _deadline_seconds(record: TableRecord) -> int | None:
+        return record.deadline_seconds if record.timeout_policy == "ai" else None
+
+    @staticmethod
+    def _round(live: LiveTable) -> Any:
+        """The public view's round (None for a game without rounds)."""
+        if live.state is None:
+            return None
+        return live.game.view(live.state, None).get("round")
+
+    def _lobby_context(self, live: LiveTable) -> dict[str, Any]:
+        r = live.record
+        return {
+            "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot} for s in live.seats],
+            "max_seats": r.max_seats, "min_seats": live.game.min_seats,
+            "deadline_seconds": r.deadline_seconds, "timeout_policy": r.timeout_policy,
+            "options": r.options, "seat_order": r.seat_order,
+        }
+
+    def _options_context(self, live: LiveTable, seat: int) -> dict[str, Any]:
+        prompt = compose.prompt_for(live, seat)
+        return {
+            "current_version": live.record.version,
+            "prompt_version": prompt.version,
+            "options": [o.to_json() for o in prompt.options],
+            "legal": [o.text for o in prompt.options],
+        }
+
+    def _require_host(self, live: LiveTable, actor: Actor) -> None:
+        if actor.user_id != live.record.host_id and not actor.manager:
+            raise Refused("not_host", "Only the host or a server manager may do this.")
+
+    def _require_lobby(self, live: LiveTable) -> None:
+        if live.record.status != "lobby":
+            raise Refused("not_lobby", "This table has already started.",
+                          table_status=live.record.status)
+
+    def _require_running(self, live: LiveTable) -> None:
+        if live.record.status == "paused":
+            raise Refused("paused", "The table is paused.")
+        if live.record.status != "running":
+            raise Refused("not_running", "The game is not being played.",
+                          table_status=live.record.status)
+
+    def _require_seat(self, live: LiveTable, actor: Actor) -> SeatRecord:
+        seat = live.seat_of(actor.user_id)
+        if seat is None:
+            raise Refused("not_player", "You have no seat at this table.")
+        return seat
+
+    def _require_seat_number(self, live: LiveTable, seat: int) -> SeatRecord:
+        record = live.seat(seat)
+        if record is None:
+            raise Refused("no_seat", f"There is no seat {seat}.", seat_number=seat)
+        return record
+
+    def _require_turn_seat(self, live: LiveTable, actor: Actor,
+                           version: int | None) -> SeatRecord:
+        seat = self._require_seat(live, actor)
+        self._require_running(live)
+        if version is not None and not seat.prompt_version <= version <= live.record.version:
+            raise Refused("stale", "The table has moved on since this was shown.",
+                          given_version=version, **self._options_context(live, seat.seat))
+        return seat
+
+    async def _set_reachable(self, live: LiveTable, user_id: str, reachable: bool) -> None:
+        seat = live.seat_of(user_id)
+        if seat is None or seat.dm_ok == reachable:
+            return
+        seats = [dataclasses.replace(s, dm_ok=reachable) if s is seat else s
+                 for s in live.seats]
+        number = seat.seat
+        await self._write(live, dataclasses.replace(live.record), seats=seats,
+                          notes=lambda t: [] if reachable else [
+                              note(t, None, "dm_unreachable",
+                                   {"unreachable_seat": number, "unreachable_user": user_id})])
