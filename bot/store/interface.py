@@ -1,4 +1,5 @@
-"""The store interface. SQLite implements it today; a PostgreSQL store can later."""
+"""The store interface: ``SqliteStore`` (one process) and ``PostgresStore`` (several
+processes over one database) implement it; ``bot.store.factory.open_store`` picks one."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from bot.store.leases import Lease
 from bot.store.records import (
     ActionRecord,
     MenuRecord,
@@ -100,5 +102,40 @@ class Store(Protocol):
     async def scheduled_timers(self) -> list[ScheduledTimer]:
         """Earliest deadline and earliest reminder of every running table."""
         ...
+
+    async def table_ids(self, statuses: Sequence[Status]) -> list[int]:
+        """The ids of the tables in ``statuses``, without decoding their rows."""
+        ...
+
+    # -- leases: which process owns what (see bot.store.leases) ------------------------
+
+    async def acquire_lease(self, name: str, owner: str, now: float,
+                            ttl: float) -> Lease | None:
+        """Grant ``name`` to ``owner`` until ``now + ttl`` when nobody holds it, when its
+        holder's time ran out by ``now`` (``generation`` then goes up), or when ``owner``
+        holds it already (a renewal); None while another owner's lease runs. Atomic: of
+        two processes asking at once, one gets it."""
+        ...
+
+    async def renew_leases(self, owner: str, now: float, ttl: float) -> list[str]:
+        """Extend to ``now + ttl`` every lease ``owner`` holds at ``now``; the names
+        renewed. One that expired is not renewed (another may have taken it): acquire
+        it again."""
+        ...
+
+    async def steal_expired_leases(self, owner: str, now: float, ttl: float,
+                                   limit: int | None = None) -> list[Lease]:
+        """Take over the leases (at most ``limit``) whose holders' time ran out by ``now``:
+        a dead process's. Each expired lease goes to exactly one of the processes that
+        steal at once."""
+        ...
+
+    async def release_leases(self, owner: str, now: float,
+                             names: Sequence[str] | None = None) -> int:
+        """Let ``owner``'s leases (or those of ``names``) expire at ``now`` (a clean
+        shutdown: another process takes them at once); how many were released."""
+        ...
+
+    async def load_leases(self) -> list[Lease]: ...
 
     async def backup(self, path: Path) -> None: ...

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store import health
+from bot.store import health, leases
+from bot.store.leases import Lease
 from bot.store.migrations import migrate
 from bot.store.records import (
     ActionRecord,
@@ -307,6 +308,33 @@ class SqliteStore:
             (),
         )
         return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def table_ids(self, statuses: Sequence[Status]) -> list[int]:
+        """The ids of the tables in ``statuses``, without decoding their rows."""
+        rows = await self._run(
+            _fetchall, f"SELECT id FROM tables WHERE status IN ({', '.join('?' * len(statuses))}) "
+            "ORDER BY id", list(statuses))
+        return [int(r[0]) for r in rows]
+
+    # -- leases (see bot.store.leases; one process per SQLite file, but the same contract)
+
+    async def acquire_lease(self, name: str, owner: str, now: float,
+                            ttl: float) -> Lease | None:
+        return await self._run(leases.acquire, name, owner, now, ttl)
+
+    async def renew_leases(self, owner: str, now: float, ttl: float) -> list[str]:
+        return await self._run(leases.renew, owner, now, ttl)
+
+    async def steal_expired_leases(self, owner: str, now: float, ttl: float,
+                                   limit: int | None = None) -> list[Lease]:
+        return await self._run(leases.steal, owner, now, ttl, limit)
+
+    async def release_leases(self, owner: str, now: float,
+                             names: Sequence[str] | None = None) -> int:
+        return await self._run(leases.release, owner, now, names)
+
+    async def load_leases(self) -> list[Lease]:
+        return await self._run(leases.load)
 
     async def backup(self, path: Path) -> None:
         """Copy the live database with SQLite's online backup API, then checkpoint the

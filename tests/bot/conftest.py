@@ -9,14 +9,24 @@ from pathlib import Path
 
 import fakegame  # registers the fake game
 import pytest
+from store_backends import backend, db_url, parametrize_backends, pg_server
 
 from bot.clock import FakeClock
 from bot.service import Actor, MemoryNotifier, Notification, TableService, TableSettings
 from bot.service.notifications import Delivery
-from bot.store import SqliteStore
+from bot.store import SqliteStore, Store, open_store
 from bot.text import Renderer
 
 assert fakegame.NAME == "fakepicks"
+_FIXTURES = (backend, db_url, pg_server)  # store_backends' fixtures, used by name
+
+# The service suites that run on PostgreSQL as well as SQLite (see store_backends).
+BOTH_BACKENDS = frozenset({"test_actions", "test_lobby", "test_admin", "test_deadlines",
+                           "test_settings"})
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    parametrize_backends(metafunc, BOTH_BACKENDS)
 
 RENDERERS = {"en": Renderer(), "fr": Renderer()}
 
@@ -79,8 +89,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await SqliteStore.open(db_path)
+async def store(db_url: str) -> AsyncIterator[Store]:
+    s = await open_store(db_url)  # SQLite at db_path unless the module runs on both
     yield s
     await s.close()
 

@@ -1,0 +1,570 @@
+"""The PostgreSQL store, through an asyncpg pool: the same contract as the SQLite store,
+for several bot processes over one database.
+
+Concurrency is the database's: every table write is ``UPDATE ... WHERE id = $ AND rev =
+$`` (a concurrent writer of the same row waits for the first to commit, then finds the
+rev moved and writes nothing: VersionConflict); a table is read in one REPEATABLE READ
+transaction; outbox rows are claimed with ``FOR UPDATE SKIP LOCKED``; the action log is
+append-only by trigger. ``synchronous_commit`` is left on: a commit is durable when the
+server says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import urllib.parse
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import asyncpg
+
+from bot.store import leases
+from bot.store.health import StorageError
+from bot.store.leases import Lease
+from bot.store.migrations import NewerSchema
+from bot.store.pg_schema import Connection, migrate
+from bot.store.records import (
+    ActionRecord,
+    MenuRecord,
+    OutboxResult,
+    OutboxRow,
+    ScheduledTimer,
+    SeatRecord,
+    Status,
+    TableRecord,
+    TimerRecord,
+    VersionConflict,
+    canonical,
+)
+from bot.store.sqlite import _with_table_id
+
+MAX_ID: Final = 2**63  # BIGINT
+POOL_MAX: Final = 10
+URL_PREFIXES: Final = ("postgresql://", "postgres://")
+
+# asyncpg logs nothing with parameters, but keep it from ever doing so at DEBUG.
+logging.getLogger("asyncpg").setLevel(logging.INFO)
+
+_TABLE_COLUMNS = (
+    "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
+    "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn"
+)
+_COUNT = len(_TABLE_COLUMNS.split(","))
+_TABLE_PLACEHOLDERS = ", ".join(f"${i}" for i in range(1, _COUNT + 1))
+_SEAT_INSERT = "INSERT INTO seats VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+
+
+def is_postgres_url(target: str | Path | None) -> bool:
+    return isinstance(target, str) and target.startswith(URL_PREFIXES)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+# SQLSTATE classes that are the storage's trouble, not a bug: what the service refuses
+# politely (the transaction was rolled back, so nothing is half done).
+_FAULT_CLASSES: Final = {
+    "08": ("io_error", "the connection to the database at {where} was lost ({detail})"),
+    "53": ("disk_full", "the database server at {where} is out of resources ({detail})"),
+    "57": ("io_error", "the database server at {where} is shutting down ({detail})"),
+    "58": ("io_error", "the database server at {where} has a system error ({detail})"),
+    "XX": ("corrupt", "the database server at {where} reports an internal error ({detail})"),
+    "40": ("busy", "the database at {where} is busy ({detail})"),
+}
+
+
+def explain(error: BaseException, where: str) -> StorageError | None:
+    """The StorageError for a PostgreSQL fault; None for a bug (a constraint violated, a
+    bad statement) or a cancellation, which must propagate as it is."""
+    if isinstance(error, StorageError):
+        return error
+    detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if isinstance(error, asyncpg.PostgresError):
+        sqlstate = str(getattr(error, "sqlstate", "") or "")
+        if sqlstate == "53100":
+            return StorageError("disk_full", f"the disk of the database server at {where} "
+                                "is full", path=where)
+        if sqlstate == "3D000":
+            return StorageError("missing", f"no database at {where} ({detail})", path=where)
+        if sqlstate.startswith("28"):
+            return StorageError("cannot_open", f"cannot log in to {where} ({detail})",
+                                path=where)
+        found = _FAULT_CLASSES.get(sqlstate[:2])
+        if found is None:
+            return None
+        code, message = found
+        return StorageError(code, message.format(where=where, detail=detail), path=where)
+    if isinstance(error, NewerSchema):
+        return StorageError("newer_schema", f"{where} was written by a newer Urbanist "
+                            f"({error}): upgrade Urbanist to use it", path=where)
+    if isinstance(error, (OSError, asyncpg.InterfaceError, TimeoutError)):
+        return StorageError("cannot_open" if isinstance(error, OSError) else "io_error",
+                            f"cannot reach the database at {where} ({detail})", path=where)
+    return None
+
+
+def _table_values(t: TableRecord) -> tuple[Any, ...]:
+    return (
+        t.game, canonical(t.options), t.seed, t.status, t.version, t.snapshot,
+        None if t.outcome is None else canonical(t.outcome), t.guild_id, t.channel_id,
+        t.thread_id, t.locale, t.host_id, t.deadline_seconds, canonical(list(t.reminders)),
+        t.timeout_policy, t.seat_order, t.max_seats,
+        None if t.paused_at is None else float(t.paused_at),
+        t.status_channel_id, t.status_message_id, float(t.created_at), float(t.updated_at),
+        bool(t.bot_turn),
+    )
+
+
+def _table_from_row(row: asyncpg.Record) -> TableRecord:
+    return TableRecord(
+        id=row["id"], game=row["game"], options=json.loads(row["options"]), seed=row["seed"],
+        status=row["status"], version=row["version"], snapshot=row["snapshot"],
+        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+        guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        locale=row["locale"], host_id=row["host_id"], deadline_seconds=row["deadline_seconds"],
+        reminders=tuple(json.loads(row["reminders"])), timeout_policy=row["timeout_policy"],
+        seat_order=row["seat_order"], max_seats=row["max_seats"], paused_at=row["paused_at"],
+        status_channel_id=row["status_channel_id"], status_message_id=row["status_message_id"],
+        created_at=row["created_at"], updated_at=row["updated_at"], rev=row["rev"],
+        bot_turn=row["bot_turn"],
+    )
+
+
+def _seat_values(table_id: int, s: SeatRecord) -> tuple[Any, ...]:
+    return (table_id, s.seat, s.user_id, s.name, bool(s.is_bot), s.ai_kind, bool(s.dm_ok),
+            s.prompt_version)
+
+
+def _seat_from_row(r: asyncpg.Record) -> SeatRecord:
+    return SeatRecord(seat=r["seat"], name=r["name"], user_id=r["user_id"], is_bot=r["is_bot"],
+                      ai_kind=r["ai_kind"], dm_ok=r["dm_ok"], prompt_version=r["prompt_version"])
+
+
+def _action_from_row(r: asyncpg.Record) -> ActionRecord:
+    return ActionRecord(table_id=r["table_id"], version=r["version"], seat=r["seat"],
+                        action=json.loads(r["action"]), source=r["source"], at=r["at"],
+                        actor_id=r["actor_id"], public_text=r["public_text"],
+                        events=json.loads(r["events"]))
+
+
+def _outbox_from_row(r: asyncpg.Record) -> OutboxRow:
+    return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
+                     payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
+                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
+
+
+def _in_range(table_id: int) -> bool:
+    return 0 < table_id < MAX_ID
+
+
+async def _insert_outbox(conn: Connection, table_id: int,
+                         rows: Sequence[OutboxRow]) -> None:
+    if rows:
+        await conn.executemany(
+            "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [(table_id, r.version, r.seat, canonical(_with_table_id(r.payload, table_id)),
+              r.state, float(r.due_at), float(r.created_at)) for r in rows])
+
+
+class PostgresStore:
+    """Open with ``await PostgresStore.open("postgresql://user:pw@host/db")``."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self.where = redact(url)
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = POOL_MAX
+                   ) -> PostgresStore:
+        """Connect and migrate; a storage fault (no server, no such database, a schema
+        from a newer Urbanist) is a ``StorageError`` naming the server, pool closed."""
+        where = redact(url)
+        pool: asyncpg.Pool | None = None
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except BaseException as exc:
+            if pool is not None:
+                pool.terminate()
+            fault = explain(exc, where)
+            if fault is None:
+                raise
+            raise fault from exc
+        return cls(pool, url)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A pooled connection; PostgreSQL's storage faults become StorageError."""
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            fault = explain(exc, self.where)
+            if fault is None:
+                raise  # a bug, not the storage: it must show as what it is
+            raise fault from exc
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def integrity_check(self) -> list[str]:
+        """Rows whose JSON does not decode (the server checks its own pages); [] when
+        healthy. A read that fails is one more problem, never an end."""
+        problems: list[str] = []
+        checks = (("tables", "id::text", ("options", "reminders", "outcome", "snapshot")),
+                  ("actions", "table_id || '/' || version", ("action", "events")))
+        async with self._connection() as conn:
+            for table, key, columns in checks:
+                sql = f"SELECT {key}, {', '.join(columns)} FROM {table}"  # names: constants
+                try:
+                    async with conn.transaction(isolation="repeatable_read", readonly=True):
+                        async for row in conn.cursor(sql):
+                            for column, value in zip(columns, list(row)[1:], strict=True):
+                                if value is None:
+                                    continue
+                                try:
+                                    json.loads(value)
+                                except ValueError as exc:
+                                    problems.append(f"{table} {row[0]}: {column} is not JSON "
+                                                    f"({exc})")
+                except asyncpg.PostgresError as exc:
+                    problems.append(f"{table}: reading failed: {exc}")
+        return problems
+
+    # -- tables ---------------------------------------------------------------------
+
+    async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
+                           outbox: Sequence[OutboxRow] = ()) -> int:
+        async with self._connection() as conn, conn.transaction():
+            table_id: int = await conn.fetchval(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS}) "
+                "RETURNING id", *_table_values(table))
+            if seats:
+                await conn.executemany(_SEAT_INSERT, [_seat_values(table_id, s) for s in seats])
+            await _insert_outbox(conn, table_id, outbox)
+        table.id = table_id
+        return table_id
+
+    async def load_bundle(
+        self, table_id: int
+    ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:
+        if not _in_range(table_id):
+            return None  # a forged id beyond BIGINT is simply unknown
+        # REPEATABLE READ: the three reads see one snapshot, never a row from one write
+        # and seats from the next.
+        async with self._connection() as conn, conn.transaction(
+                isolation="repeatable_read", readonly=True):
+            row = await conn.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
+            if row is None:
+                return None
+            seats = await conn.fetch("SELECT * FROM seats WHERE table_id = $1 ORDER BY seat",
+                                     table_id)
+            timers = await conn.fetch(
+                "SELECT due_at, seat, kind FROM timers WHERE table_id = $1 "
+                "ORDER BY due_at, seat", table_id)
+        return (_table_from_row(row), [_seat_from_row(s) for s in seats],
+                [TimerRecord(t["due_at"], t["seat"], t["kind"]) for t in timers])
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        if not _in_range(table_id):
+            return None
+        async with self._connection() as conn:
+            row = await conn.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
+        return None if row is None else _table_from_row(row)
+
+    async def load_seats(self, table_id: int) -> list[SeatRecord]:
+        if not _in_range(table_id):
+            return []
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT * FROM seats WHERE table_id = $1 ORDER BY seat",
+                                    table_id)
+        return [_seat_from_row(r) for r in rows]
+
+    async def load_timers(self, table_id: int) -> list[TimerRecord]:
+        if not _in_range(table_id):
+            return []
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT due_at, seat, kind FROM timers WHERE table_id = $1 "
+                                    "ORDER BY due_at, seat", table_id)
+        return [TimerRecord(r["due_at"], r["seat"], r["kind"]) for r in rows]
+
+    async def load_actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]:
+        if not _in_range(table_id):
+            return []
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT * FROM actions WHERE table_id = $1 AND version > $2 "
+                                    "ORDER BY version", table_id, after_version)
+        return [_action_from_row(r) for r in rows]
+
+    async def save(
+        self,
+        table: TableRecord,
+        *,
+        expected_version: int | None = None,
+        seats: Sequence[SeatRecord] | None = None,
+        timers: Sequence[TimerRecord] | None = None,
+        action: ActionRecord | None = None,
+        outbox: Sequence[OutboxRow] = (),
+    ) -> None:
+        sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
+               f"rev = rev + 1 WHERE id = ${_COUNT + 1} AND rev = ${_COUNT + 2}")
+        params: tuple[Any, ...] = (*_table_values(table), table.id, table.rev)
+        if expected_version is not None:
+            sql += f" AND version = ${_COUNT + 3}"
+            params += (expected_version,)
+        async with self._connection() as conn, conn.transaction():
+            # Conditional on the rev this copy was read at: a stale copy writes nothing. A
+            # concurrent writer of the row waits here for the first one's commit, then
+            # finds the rev moved.
+            if await conn.execute(sql, *params) != "UPDATE 1":
+                raise VersionConflict(f"table {table.id} changed since it was read "
+                                      f"(rev {table.rev}, version {expected_version})")
+            if seats is not None:
+                await conn.execute("DELETE FROM seats WHERE table_id = $1", table.id)
+                if seats:
+                    await conn.executemany(_SEAT_INSERT,
+                                           [_seat_values(table.id, s) for s in seats])
+            if timers is not None:
+                await conn.execute("DELETE FROM timers WHERE table_id = $1", table.id)
+                if timers:
+                    await conn.executemany(
+                        "INSERT INTO timers VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                        [(table.id, t.seat, t.kind, float(t.due_at)) for t in timers])
+            if action is not None:
+                await conn.execute(
+                    "INSERT INTO actions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    action.table_id, action.version, action.seat, canonical(action.action),
+                    action.public_text, canonical(action.events), action.source,
+                    action.actor_id, float(action.at))
+            await _insert_outbox(conn, table.id, outbox)
+        table.rev += 1
+
+    # -- the outbox and the menus ---------------------------------------------------
+
+    async def outbox_tables(self, now: float) -> list[int]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                "SELECT DISTINCT table_id FROM outbox WHERE state IN ('pending', 'sending') "
+                "AND due_at <= $1 ORDER BY table_id", float(now))
+        return [int(r[0]) for r in rows]
+
+    async def next_outbox_due(self) -> float | None:
+        async with self._connection() as conn:
+            value = await conn.fetchval("SELECT min(due_at) FROM outbox WHERE state = 'pending'")
+        return None if value is None else float(value)
+
+    async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
+        """As SQLite's (held rows and rows due now, the due ones marked ``sending``), and
+        rows another process is claiming at this instant are skipped, not waited for."""
+        async with self._connection() as conn, conn.transaction():
+            rows = await conn.fetch(
+                "SELECT * FROM outbox WHERE table_id = $1 AND (state = 'held' OR "
+                "(state IN ('pending', 'sending') AND due_at <= $2)) ORDER BY id "
+                "FOR UPDATE SKIP LOCKED", table_id, float(now))
+            claimed = [_outbox_from_row(r) for r in rows]
+            due = [r.id for r in claimed if r.state != "held"]
+            if not due:
+                return []
+            await conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1 "
+                               "WHERE id = ANY($1::bigint[])", due)
+        return claimed
+
+    async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
+        # In id order, so that two processes marking overlapping rows cannot deadlock.
+        ordered = sorted(results, key=lambda r: r.id)
+        async with self._connection() as conn, conn.transaction():
+            await conn.executemany(
+                "UPDATE outbox SET state = $1, due_at = $2, error = $3, done_at = $4 "
+                "WHERE id = $5",
+                [(r.state, float(r.due_at), r.error,
+                  float(now) if r.state in ("sent", "failed") else None, r.id)
+                 for r in ordered])
+
+    async def load_outbox(self, table_id: int | None = None,
+                          states: Sequence[str] | None = None) -> list[OutboxRow]:
+        where: list[str] = []
+        params: list[Any] = []
+        if table_id is not None:
+            params.append(table_id)
+            where.append(f"table_id = ${len(params)}")
+        if states is not None:
+            params.append(list(states))
+            where.append(f"state = ANY(${len(params)}::text[])")
+        sql = "SELECT * FROM outbox" + (" WHERE " + " AND ".join(where) if where else "")
+        async with self._connection() as conn:
+            rows = await conn.fetch(sql + " ORDER BY id", *params)
+        return [_outbox_from_row(r) for r in rows]
+
+    async def prune_outbox(self, before: float) -> int:
+        async with self._connection() as conn:
+            status = await conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') "
+                                        "AND done_at < $1", float(before))
+        return int(status.split()[-1])
+
+    async def record_menu(self, menu: MenuRecord) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                "INSERT INTO menus VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, message_id) "
+                "DO UPDATE SET seat = excluded.seat, prompt_version = excluded.prompt_version, "
+                "channel_id = excluded.channel_id",
+                menu.table_id, menu.seat, menu.prompt_version, menu.channel_id, menu.message_id)
+
+    async def take_menus(self, table_id: int, seat: int | None,
+                         before_version: int | None) -> list[MenuRecord]:
+        """Remove and return the menus of ``seat`` (None: every seat) opened before
+        ``before_version`` (None: all): the ones to disable."""
+        where = "table_id = $1"
+        params: list[Any] = [table_id]
+        if seat is not None:
+            params.append(seat)
+            where += f" AND seat = ${len(params)}"
+        if before_version is not None:
+            params.append(before_version)
+            where += f" AND prompt_version < ${len(params)}"
+        async with self._connection() as conn:
+            rows = await conn.fetch(f"DELETE FROM menus WHERE {where} RETURNING *", *params)
+        return [MenuRecord(r["table_id"], r["seat"], r["prompt_version"], r["channel_id"],
+                           r["message_id"]) for r in rows]
+
+    # -- queries ----------------------------------------------------------------------
+
+    async def bot_turn_tables(self) -> list[int]:
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT id FROM tables WHERE bot_turn AND status = 'running' "
+                                    "ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    async def find_tables(
+        self,
+        *,
+        channel_id: str | None = None,
+        user_id: str | None = None,
+        statuses: Sequence[Status] | None = None,
+    ) -> list[TableRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        if channel_id is not None:
+            params.append(channel_id)
+            where.append(f"(channel_id = ${len(params)} OR thread_id = ${len(params)})")
+        if user_id is not None:
+            params.append(user_id)
+            where.append(f"id IN (SELECT table_id FROM seats WHERE user_id = ${len(params)})")
+        if statuses is not None:
+            params.append(list(statuses))
+            where.append(f"status = ANY(${len(params)}::text[])")
+        sql = "SELECT * FROM tables" + (" WHERE " + " AND ".join(where) if where else "")
+        async with self._connection() as conn:
+            rows = await conn.fetch(sql + " ORDER BY id", *params)
+        return [_table_from_row(r) for r in rows]
+
+    async def scheduled_timers(self) -> list[ScheduledTimer]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                "SELECT t.id, t.version, m.kind, min(m.due_at) AS due "
+                "FROM timers m JOIN tables t ON t.id = m.table_id "
+                "WHERE t.status = 'running' GROUP BY t.id, m.kind")
+        return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def table_ids(self, statuses: Sequence[Status]) -> list[int]:
+        """The ids of the tables in ``statuses``, without decoding their rows."""
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT id FROM tables WHERE status = ANY($1::text[]) "
+                                    "ORDER BY id", list(statuses))
+        return [int(r[0]) for r in rows]
+
+    # -- leases (see bot.store.leases) ------------------------------------------------
+
+    async def acquire_lease(self, name: str, owner: str, now: float,
+                            ttl: float) -> Lease | None:
+        async with self._connection() as conn:
+            row = await conn.fetchrow(_pg(leases.ACQUIRE), name, owner, float(now),
+                                      float(now + ttl))
+        return None if row is None else leases.lease_from_row(row)
+
+    async def renew_leases(self, owner: str, now: float, ttl: float) -> list[str]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(_pg(leases.RENEW), owner, float(now), float(now + ttl))
+        return sorted(str(r[0]) for r in rows)
+
+    async def steal_expired_leases(self, owner: str, now: float, ttl: float,
+                                   limit: int | None = None) -> list[Lease]:
+        # SKIP LOCKED: two processes stealing at once share the expired leases out
+        # between them instead of queueing on the same rows.
+        sql = _pg(leases.STEAL).replace("LIMIT $4)", "LIMIT $4 FOR UPDATE SKIP LOCKED)")
+        async with self._connection() as conn:
+            rows = await conn.fetch(sql, owner, float(now), float(now + ttl), limit)
+        return sorted((leases.lease_from_row(r) for r in rows), key=lambda lease: lease.name)
+
+    async def release_leases(self, owner: str, now: float,
+                             names: Sequence[str] | None = None) -> int:
+        sql = "UPDATE leases SET expires_at = $1 WHERE owner = $2 AND expires_at > $1"
+        params: list[Any] = [float(now), owner]
+        if names is not None:
+            sql += " AND name = ANY($3::text[])"
+            params.append(list(names))
+        async with self._connection() as conn:
+            status = await conn.execute(sql, *params)
+        return int(status.split()[-1])
+
+    async def load_leases(self) -> list[Lease]:
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT name, owner, expires_at, generation FROM leases "
+                                    "ORDER BY name")
+        return [leases.lease_from_row(r) for r in rows]
+
+    # -- backup -----------------------------------------------------------------------
+
+    async def backup(self, path: Path) -> None:
+        """Copy every row into a new SQLite file at ``path`` (written beside it, renamed
+        when complete): a portable backup that ``urbanist migrate`` restores."""
+        from bot.store.migrate import copy_store  # migrate imports this module
+        from bot.store.sqlite import SqliteStore
+
+        target = Path(path)
+        fd, temp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp",
+                                         dir=target.absolute().parent)
+        os.close(fd)
+        os.unlink(temp_name)  # SQLite creates it: an empty file is not a database yet
+        try:
+            copy = await SqliteStore.open(temp_name)
+            try:
+                await copy_store(self, copy)
+            finally:
+                await copy.close()
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temp_name + suffix)
+            os.replace(temp_name, target)
+        except BaseException:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temp_name + suffix)
+            raise
+
+
+# SQLite's named parameters in leases.py, in the order PostgreSQL's $n take them.
+_PG_PARAMS: Final = {":name": "$1", ":owner": "$2", ":now": "$3", ":until": "$4"}
+_PG_PARAMS_BY_OWNER: Final = {":owner": "$1", ":now": "$2", ":until": "$3", ":limit": "$4"}
+
+
+def _pg(sql: str) -> str:
+    """leases.py's statements with PostgreSQL's numbered parameters."""
+    mapping = _PG_PARAMS if ":name" in sql else _PG_PARAMS_BY_OWNER
+    for named, numbered in mapping.items():
+        sql = sql.replace(named, numbered)
+    return sql
