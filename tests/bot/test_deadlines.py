@@ -194,9 +194,11 @@ async def test_restart_rebuilds_jobs_and_loses_nothing(db_path: Path, clock: Fak
 async def test_apscheduler_jobs_run_the_service(store: SqliteStore,
                                                 notifier: RenderingNotifier) -> None:
     """With a real AsyncIOScheduler: job ids name table and version, and a due job runs
-    the service. The fake clock starts an hour back, so the deadline is due right now."""
+    the service. The fake clock starts three hours back, so the deadline fell due two
+    hours ago, as when the bot was down: a job missed by far more than APScheduler's
+    default one-second grace time still runs."""
     scheduler = AsyncIOScheduler(timezone="UTC")
-    clock = FakeClock(start=time.time() - 3600)
+    clock = FakeClock(start=time.time() - 3 * 3600)
     service = TableService(store, notifier, clock=clock, scheduler=scheduler)
     done = asyncio.Event()
     original = service.on_deadline
@@ -214,7 +216,7 @@ async def test_apscheduler_jobs_run_the_service(store: SqliteStore,
     await service.act_text(table, HOST, (await service.prompt(table, HOST)).options[0].text)
     ids = sorted(job.id for job in scheduler.get_jobs())
     assert ids == [job_id(table, version + 1, "deadline"), job_id(table, version + 1, "reminder")]
-    clock.advance(3600)
+    clock.advance(3 * 3600)
     scheduler.start()
     try:
         await asyncio.wait_for(done.wait(), timeout=60)
