@@ -66,8 +66,8 @@ def determinize(st: State, seat: int, seed: int) -> State:
             p.refill_done = not table.refillable(p)
 
     if out.phase == "draft":
-        pool = sorted([*out.character_box]
-                      + [c for i in others for c in out.players[i].packet + out.players[i].characters])
+        hidden = [c for i in others for c in out.players[i].packet + out.players[i].characters]
+        pool = sorted([*out.character_box, *hidden])
         rng.shuffle(pool)
         for i in others:
             p = out.players[i]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
+from engine.core.protocol import Action
 from engine.core.rng import Rng
 from engine.skybridge.actions import Place
 from engine.skybridge.board import FOUNDATIONS, Board
@@ -35,13 +37,19 @@ class GreedyAI:
 
     def choose(self, state: SkybridgeState, seat: int, rng: Rng) -> Place:
         legal = legal_moves(state, seat)
+        values = self.values(state, seat, legal)
+        top = max(values)
+        return rng.choice([a for a, v in zip(legal, values, strict=True) if v == top])
+
+    def values(self, state: SkybridgeState, seat: int, legal: Sequence[Action]) -> list[Fraction]:
+        """The lead over the best opponent that each placement leaves (the search's prior)."""
         slot = current_slot(state)
         assert slot is not None
         storeys_left = _storeys_in_hand(state)
         roofs = [sum(state.supply[c]["roof"] for c in cs) for cs in seat_colours(state.seats)]
-        best: list[Place] = []
-        best_value: Fraction | None = None
+        out: list[Fraction] = []
         for action in legal:
+            assert isinstance(action, Place)
             board = state.board.copy()
             board.place(piece_colour(state, slot, action), action.kind, action.at)
             left = storeys_left - STOREYS[action.kind] * len(action.at)
@@ -52,12 +60,8 @@ class GreedyAI:
             roof_worth = _roof_worth(board, left)
             totals = seat_totals(board, state.seats)
             worth = [t + roof_worth * h for t, h in zip(totals, held, strict=True)]
-            value = worth[seat] - max(w for s, w in enumerate(worth) if s != seat)
-            if best_value is None or value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-        return rng.choice(best)
+            out.append(worth[seat] - max(w for s, w in enumerate(worth) if s != seat))
+        return out
 
 
 def _storeys_in_hand(state: SkybridgeState) -> int:

@@ -76,7 +76,8 @@ class Board:
         return in_towers - sum(p.kind == "bridge" for t in self.towers for p in t) // 2
 
     def bridge_ends(self, colour: str) -> tuple[int, int] | None:
-        ends = [f for f in FOUNDATIONS if Piece("bridge", colour) in self.tower(f)]
+        bridge = Piece("bridge", colour)
+        ends = [f for f, tower in enumerate(self.towers, 1) if bridge in tower]
         return (ends[0], ends[1]) if ends else None
 
     def open_for(self, foundation: int, colour: str) -> bool:

@@ -10,6 +10,7 @@ from engine.core.protocol import Action, AIPlayer, Event, Outcome, Pending
 from engine.skybridge import rules, scoring, views
 from engine.skybridge.actions import Place, parse_text
 from engine.skybridge.ai import GreedyAI, RandomAI
+from engine.skybridge.search import search_player
 from engine.skybridge.state import SkybridgeState
 
 _AIS: dict[str, type[RandomAI] | type[GreedyAI]] = {"random": RandomAI, "greedy": GreedyAI}
@@ -65,6 +66,8 @@ class SkybridgeGame:
         return SkybridgeState.from_json(data)
 
     def ai(self, kind: str) -> AIPlayer[SkybridgeState]:
+        if kind == "search":
+            return search_player(self)
         try:
             return _AIS[kind]()
         except KeyError:
