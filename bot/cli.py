@@ -1,56 +1,159 @@
 """``urbanist`` command line: subcommands dispatched with argparse.
 
-Each subcommand module adds its parser with ``add_<name>(subparsers)`` and sets
-``func``; optional modules (``bot.simulate``, the Discord front end) are imported
-lazily so that one missing piece never breaks the others.
+Every subcommand's parser is built here without importing what runs it: ``urbanist
+--help`` and a mistyped option answer at once, and discord.py is imported only by
+``urbanist run``.
 
 Exit codes: 0 done; 1 ``check`` found problems; 2 usage; 3 a storage fault (the database
 cannot be opened, is not one, is corrupted, is from a newer Urbanist, or is used by
-another bot process), said in one line on stderr, never as a traceback.
+another bot process), said in one line on stderr, never as a traceback; 130 a local game
+left with Ctrl-C (it is saved).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.store.health import (
-    EXIT_STORAGE,
-    StorageError,
-    hold_database,
-    require_existing,
-    table_ids_at,
-)
-from bot.store.sqlite import default_db_path
+TOKEN_VARIABLE = "DISCORD_TOKEN"
+DB_HELP = "SQLite file (default: $URBANIST_DB or ./urbanist.sqlite3)"
 
-# (module, function) pairs registering optional subcommands, if the module exists.
-OPTIONAL_COMMANDS = (("bot.simulate", "add_simulate"), ("bot.discord.cli", "add_run"))
+
+def default_db() -> Path:
+    # The same rule as bot.store.sqlite.default_db_path, without importing the store.
+    return Path(os.environ.get("URBANIST_DB") or "urbanist.sqlite3")
+
+
+def lazy(module: str, function: str) -> Any:
+    """A ``func`` that imports ``module`` only when the subcommand runs."""
+    def run(args: argparse.Namespace) -> int:
+        result: int = getattr(importlib.import_module(module), function)(args)
+        return result
+    return run
 
 
 def add_local(subparsers: Any) -> None:
-    p = subparsers.add_parser("local", help="play a table in this terminal (no Discord needed)")
-    p.add_argument("game")
+    p = subparsers.add_parser(
+        "local", help="play a table in this terminal (no Discord needed); resumes the "
+        "unfinished one", description="Play in this terminal. The table is kept in the "
+        "database and saved after every move: running the command again resumes it.")
+    p.add_argument("game", nargs="?", help="the game (leave out to resume the latest table)")
     p.add_argument("--players", type=int, default=2, help="seats in all, humans and bots")
     p.add_argument("--bots", type=int, default=0, help="how many of the seats are bots")
-    p.add_argument("--db", type=Path, default=None,
-                   help="SQLite file to keep the table in (default: a temporary one)")
+    p.add_argument("--name", action="append", default=[], metavar="NAME",
+                   help="a human player's name, once per player in seat order")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, as for simulate (e.g. characters=intro)")
+    p.add_argument("--resume", type=int, default=None, metavar="TABLE",
+                   help="resume this table (`urbanist tables` lists them)")
+    p.add_argument("--new", action="store_true",
+                   help="start a new table even if one is unfinished")
+    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_local_command)
 
 
+def local_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``local``'s command line, in one line, or None."""
+    from bot.simulate import check_game, check_options, check_players, parse_options
+
+    if args.game is None:
+        return None
+    problem = check_game(args.game) or check_players(args.game, args.players)
+    if problem:
+        return problem
+    if not 0 <= args.bots <= args.players:
+        return f"--bots must be 0 to {args.players} (the seats in all)"
+    try:
+        args.options = parse_options(args.option, args.game)
+    except ValueError as exc:
+        return str(exc)
+    return check_options(args.game, args.players, args.options)
+
+
 def run_local_command(args: argparse.Namespace) -> int:
+    import asyncio
+
+    problem = local_problem(args)
+    if problem:
+        print(f"urbanist local: {problem}", file=sys.stderr)
+        return 2
+    from bot.store.health import hold_database
+
+    db = args.db or default_db()
+    hold_database(db)  # one process per database file, for this one's life
     from bot.console import run_local
 
-    if args.db is not None:
-        hold_database(args.db)  # one process per database file, for this one's life
-    return asyncio.run(run_local(args.game, args.players, args.bots, db=args.db, seed=args.seed,
-                                 locale=args.locale, stdin=sys.stdin, out=sys.stdout))
+    try:
+        return asyncio.run(run_local(
+            args.game, args.players, args.bots, db=db, seed=args.seed, locale=args.locale,
+            stdin=sys.stdin, out=sys.stdout, options=getattr(args, "options", {}),
+            names=args.name, resume=args.resume, new=args.new))
+    except KeyboardInterrupt:  # Ctrl-C outside a turn (while the table is being set up)
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def add_tables(subparsers: Any) -> None:
+    p = subparsers.add_parser("tables", help="list the local tables of the database")
+    p.add_argument("--all", action="store_true", help="finished ones too")
+    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    p.set_defaults(func=run_tables)
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.console.tables import local_tables
+    from bot.store import SqliteStore
+    from bot.text import utc_time
+
+    async def listing() -> int:
+        path = args.db or default_db()
+        if not Path(path).exists():
+            print(f"no database at {path}: no local table yet")
+            return 0
+        store = await SqliteStore.open(path)
+        try:
+            found = await local_tables(store, unfinished=not args.all)
+        finally:
+            await store.close()
+        if not found:
+            print("no unfinished local table" if not args.all else "no local table")
+        for t in found:
+            print(f"#{t.id}  {t.game:<12} {t.status:<9} last move {utc_time(t.updated_at)}"
+                  + (f"   urbanist local --resume {t.id}" if t.status != "finished" else ""))
+        return 0
+
+    return asyncio.run(listing())
+
+
+def add_simulate(subparsers: Any) -> None:
+    p = subparsers.add_parser("simulate", help="AI players play a whole game and print the scores")
+    p.add_argument("game", help="the game (ginkgopolis, skybridge...; a wrong name lists them)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ai", default="greedy", help="one AI kind for every seat, or a "
+                   "comma-separated list (e.g. greedy,random,random)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
+    p.set_defaults(func=lazy("bot.simulate", "run_simulate"))
+
+
+def add_run(subparsers: Any) -> None:
+    p = subparsers.add_parser("run", help=f"run the bot on Discord (needs ${TOKEN_VARIABLE})")
+    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    p.add_argument("--no-sync", action="store_true",
+                   help="do not re-register the slash commands with Discord at start")
+    p.add_argument("--locale", default="en", choices=["en", "fr"],
+                   help="language of this command's own help")
+    p.set_defaults(func=lazy("bot.discord.cli", "run_command"))
 
 
 def add_backup(subparsers: Any) -> None:
@@ -62,10 +165,13 @@ def add_backup(subparsers: Any) -> None:
 
 
 def run_backup(args: argparse.Namespace) -> int:
+    import asyncio
+
     from bot.store import SqliteStore
+    from bot.store.health import require_existing
 
     async def main() -> int:
-        source = args.db or default_db_path()
+        source = args.db or default_db()
         require_existing(str(source))
         store = await SqliteStore.open(source)
         try:
@@ -86,11 +192,14 @@ def add_check(subparsers: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    import asyncio
+
     from bot.service import MemoryNotifier, TableService
     from bot.store import SqliteStore
+    from bot.store.health import require_existing, table_ids_at
 
     async def main() -> int:
-        path = str(args.db or default_db_path())
+        path = str(args.db or default_db())
         require_existing(path)  # check never creates a database
         store = await SqliteStore.open(path)
         try:
@@ -121,24 +230,18 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="urbanist")
+    parser = argparse.ArgumentParser(prog="urbanist", description="Asynchronous tables of "
+                                     "city-building board games, on Discord or in a terminal.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    add_local(subparsers)
-    add_backup(subparsers)
-    add_check(subparsers)
-    for module_name, function in OPTIONAL_COMMANDS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module_name.startswith(exc.name):
-                raise  # a real missing dependency inside the module: say so
-            continue
-        getattr(module, function)(subparsers)
+    for add in (add_local, add_tables, add_simulate, add_run, add_backup, add_check):
+        add(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from bot.store.health import EXIT_STORAGE, StorageError
+
     try:
         result: int = args.func(args)
     except StorageError as fault:

@@ -1,45 +1,103 @@
-"""``urbanist simulate GAME``: AI players play a whole game; the final breakdown is printed."""
+"""``urbanist simulate GAME``: AI players play a whole game; the final breakdown is printed.
+
+Also what the command line accepts, checked before anything runs (``local`` uses it
+too): each ``check_*`` returns None when the value is good, else one line that says
+what is wrong and what is valid, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 from typing import Any
 
 import jinja2
 
+from bot.text import TEMPLATES
 from engine.core import get_game
+from engine.core.errors import BadOptions
 from engine.core.play import ai_playout
+from engine.core.registry import game_names
+from engine.core.textinput import typed_int
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-
-def add_simulate(subparsers: Any) -> None:
-    p = subparsers.add_parser("simulate", help="AI players play a whole game and print the scores")
-    p.add_argument("game", help="ginkgopolis or skybridge")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--ai",
-        default="greedy",
-        help="one AI kind for every seat, or a comma-separated list (e.g. greedy,random,random)",
-    )
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--locale", default="en", choices=["en", "fr"])
-    p.set_defaults(func=run_simulate)
+AI_KINDS = ("random", "greedy", "search")
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
+def check_game(name: str) -> str | None:
+    if name in game_names():
+        return None
+    return f"unknown game {name!r}; the games are: {', '.join(game_names())}"
+
+
+def check_players(game: str, players: int) -> str | None:
+    g = get_game(game)
+    if g.min_seats <= players <= g.max_seats:
+        return None
+    return f"{game} is for {g.min_seats} to {g.max_seats} players, not {players}"
+
+
+def known_ais(game: str) -> list[str]:
+    g = get_game(game)
+    found = []
+    for kind in AI_KINDS:
+        try:
+            g.ai(kind)
+        except (KeyError, ValueError):
+            continue
+        found.append(kind)
+    return found
+
+
+def check_ais(game: str, kinds: list[str], players: int) -> str | None:
+    if len(kinds) != players:
+        return f"--ai lists {len(kinds)} players but --players is {players}"
+    known = known_ais(game)
+    for kind in kinds:
+        if kind not in known:
+            return f"unknown AI {kind!r} for {game}; the AIs are: {', '.join(known)}"
+    return None
+
+
+def parse_options(pairs: list[str], game: str | None = None) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs as typed (``true``/``false``, numbers, else text); with
+    ``game``, keys the game does not have are refused with the ones it has."""
+    defaults = get_game(game).default_options() if game else None
     options: dict[str, Any] = {}
     for pair in pairs:
-        key, _, raw = pair.partition("=")
-        value: Any = raw
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        options[key.strip()] = value
+        key, eq, raw = pair.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ValueError(f"--option {pair!r}: write KEY=VALUE{_listed(defaults)}")
+        if defaults is not None and key not in defaults:
+            raise ValueError(f"{game} has no option {key!r}{_listed(defaults)}")
+        value: Any = raw.strip()
+        if value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        elif value.lstrip("-").isascii() and value.lstrip("-").isdigit():
+            value = typed_int(value, "number")
+        options[key] = value
     return options
+
+
+def check_options(game: str, players: int, options: dict[str, Any]) -> str | None:
+    try:
+        get_game(game).setup(players, options, 0)
+    except BadOptions as exc:
+        return f"{exc.message.rstrip('.')}{_listed(get_game(game).default_options())}"
+    return None
+
+
+def _listed(defaults: dict[str, Any] | None) -> str:
+    if not defaults:
+        return ""
+    shown = ", ".join(f"{k}={_value(v)}" for k, v in sorted(defaults.items()))
+    return f"; the options and their defaults: {shown}"
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "-" if v is None else str(v)
 
 
 def simulate_text(
@@ -47,8 +105,6 @@ def simulate_text(
 ) -> str:
     game = get_game(game_name)
     kinds = ai.split(",") if "," in ai else [ai] * players
-    if len(kinds) != players:
-        raise SystemExit(f"--ai lists {len(kinds)} players but --players is {players}")
     state = game.setup(players, options, seed)
     actions = ai_playout(game, state, kinds, seed)
     outcome = game.outcome(state)
@@ -70,11 +126,26 @@ def simulate_text(
     )
 
 
+def simulate_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line, in one line, or None."""
+    problem = check_game(args.game) or check_players(args.game, args.players)
+    if problem:
+        return problem
+    kinds = args.ai.split(",") if "," in args.ai else [args.ai] * args.players
+    return check_ais(args.game, [k.strip() for k in kinds], args.players)
+
+
 def run_simulate(args: argparse.Namespace) -> int:
-    print(
-        simulate_text(
-            args.game, args.players, args.seed, args.ai, parse_options(args.option), args.locale
-        ),
-        end="",
-    )
+    problem = simulate_problem(args)
+    try:
+        options = {} if problem else parse_options(args.option, args.game)
+    except ValueError as exc:
+        problem = str(exc)
+    if not problem:
+        problem = check_options(args.game, args.players, options)
+    if problem:
+        print(f"urbanist simulate: {problem}", file=sys.stderr)
+        return 2
+    ai = ",".join(k.strip() for k in args.ai.split(","))
+    print(simulate_text(args.game, args.players, args.seed, ai, options, args.locale), end="")
     return 0

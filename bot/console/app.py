@@ -1,22 +1,35 @@
 """The console front end: hot-seat play for the humans, bots for the rest.
 
-Table notifications print as they come; a seat's private notifications wait until that
-seat's turn, so players sharing one screen only see their own secrets on their turn.
-Reads one command per line, so it runs the same from a keyboard or a piped file.
+Table notifications print as they come. A seat's private notifications print in their
+place among the table's when that seat is at the screen (it is playing, or it is the
+only human); for the others they wait until that seat's turn, so players sharing one
+screen only see their own secrets. Reads one command per line, so it runs the same from
+a keyboard or a piped file.
+
+The table is saved after every move: ``quit``, end of input (Ctrl-D) and Ctrl-C all
+leave it unfinished in the database and say how to resume it.
 """
 
 from __future__ import annotations
 
+import signal
 import tempfile
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TextIO
+from types import FrameType
+from typing import Any, TextIO
 
+from bot.console.tables import LOCAL_CHANNEL, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.notifications import Delivery
+from bot.service.values import TableInfo
 from bot.store import SqliteStore
 from bot.text import Renderer
+from engine.core.textinput import is_ascii_number
+
+EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 
 
 class ConsoleNotifier:
@@ -26,23 +39,65 @@ class ConsoleNotifier:
         self.out = out
         self.renderer = renderer
         self.private: defaultdict[int, list[Notification]] = defaultdict(list)
+        self.at_screen: set[int] = set()  # seats whose secrets may print as they come
 
     async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         for n in notes:
             if n.seat is None:
                 self.out.write(self.renderer.render(n) + "\n")
+            elif n.seat in self.at_screen:
+                self._print_private(n)
             else:
                 self.private[n.seat].append(n)
         return {}
 
     def flush_private(self, seat: int) -> None:
         for n in self.private.pop(seat, []):
-            self.out.write("  (private) " + self.renderer.render(n).replace("\n", "\n  ") + "\n")
+            self._print_private(n)
+
+    def _print_private(self, n: Notification) -> None:
+        self.out.write("  (private) " + self.renderer.render(n).replace("\n", "\n  ") + "\n")
 
 
-async def run_local(game: str, players: int, bots: int, *, db: Path | None = None,
-                    seed: int | None = None, locale: str = "en", stdin: TextIO,
-                    out: TextIO) -> int:
+class Stop(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Interrupt:
+    """Ctrl-C stops the prompt at once, but never a move being saved: one that comes
+    during a move is kept and honoured when the move is done."""
+
+    def __init__(self) -> None:
+        self.reading = False
+        self.pending = False
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.reading:
+            raise KeyboardInterrupt
+        self.pending = True
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        try:
+            previous = signal.signal(signal.SIGINT, self.handle)
+        except ValueError:  # not the main thread (tests): Ctrl-C cannot come anyway
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
+                    db: Path | None = None, seed: int | None = None, locale: str = "en",
+                    stdin: TextIO, out: TextIO, options: Mapping[str, Any] | None = None,
+                    names: Sequence[str] = (), resume: int | None = None,
+                    new: bool = False) -> int:
+    """Play a local table: table ``resume``, else (unless ``new``) the latest unfinished
+    local table of ``game``, else a new one. ``db`` None keeps it in a temporary file."""
     humans = players - bots
     if humans < 0:
         out.write("--bots cannot exceed --players\n")
@@ -50,68 +105,164 @@ async def run_local(game: str, players: int, bots: int, *, db: Path | None = Non
     with tempfile.TemporaryDirectory(prefix="urbanist-") as tmp:
         store = await SqliteStore.open(db or Path(tmp) / "local.sqlite3")
         try:
-            return await _play(store, game, humans, bots, seed, locale, stdin, out)
+            session = Session(store, locale, stdin, out)
+            try:
+                table = await session.find(game, resume, new)
+            except Stop as stop:
+                return stop.code
+            if table is None:
+                table = await session.create(game, humans, bots, seed, options or {}, names)
+            if table is None:
+                return 2
+            return await session.play(table)
         finally:
             await store.close()
 
 
-async def _play(store: SqliteStore, game: str, humans: int, bots: int, seed: int | None,
-                locale: str, stdin: TextIO, out: TextIO) -> int:
-    renderer = Renderer()
-    notifier = ConsoleNotifier(out, renderer)
-    service = TableService(store, notifier)
-    people = [Actor(f"local:{i + 1}", f"Player {i + 1}") for i in range(humans)]
-    host = people[0] if people else Actor("local:host", "Host")
+class Session:
+    def __init__(self, store: SqliteStore, locale: str, stdin: TextIO, out: TextIO) -> None:
+        self.store = store
+        self.locale = locale
+        self.stdin = stdin
+        self.out = out
+        self.renderer = Renderer()
+        self.notifier = ConsoleNotifier(out, self.renderer)
+        self.service = TableService(store, self.notifier)
+        self.interrupt = Interrupt()
+        self.game: str | None = None
 
-    def say(template: str, **context: object) -> None:
-        out.write(renderer.render_template(template, context, locale=locale, game=game) + "\n")
+    def say(self, template: str, **context: object) -> None:
+        self.out.write(self.renderer.render_template(template, context, locale=self.locale,
+                                                     game=self.game) + "\n")
 
-    try:
-        # Nobody waits at a kitchen table: no deadlines, so no AI plays for a human.
-        settings = TableSettings(locale=locale, timeout_policy="none")
-        info = await service.create(host, game, settings=settings, seed=seed,
-                                    max_seats=humans + bots, join=bool(people))
-        for person in people[1:]:
-            await service.join(info.id, person)
-        for _ in range(bots):
-            await service.add_bot(info.id, host)
-        await service.start(info.id, host)
-    except Refused as exc:
-        out.write(renderer.refusal(exc, locale=locale, game=game) + "\n")
-        return 2
-    table = info.id
-    by_user = {p.user_id: p for p in people}
-    if people:
-        say("console_help")
-    while True:
+    async def find(self, game: str | None, resume: int | None, new: bool) -> int | None:
+        """The table to resume, if any (None: create one)."""
+        if resume is not None:
+            mine = {t.id for t in await local_tables(self.store)}
+            if resume not in mine:
+                self.say("console_no_table", table=resume)
+                raise Stop(2)
+            return resume
+        if new:
+            return None
+        found = await local_tables(self.store, game=game)
+        if not found:
+            if game is None:
+                self.say("console_nothing_to_resume")
+                raise Stop(2)
+            return None
+        table = found[0]
+        self.say("console_resuming", table=table.id, game=table.game, others=len(found) - 1)
+        return table.id
+
+    async def create(self, game: str | None, humans: int, bots: int, seed: int | None,
+                     options: Mapping[str, Any], names: Sequence[str]) -> int | None:
+        assert game is not None
+        self.game = game
+        people = [Actor(f"local:{i + 1}", _name(names, i)) for i in range(humans)]
+        host = people[0] if people else Actor("local:host", "Host")
+        service = self.service
+        try:
+            # Nobody waits at a kitchen table: no deadlines, so no AI plays for a human.
+            settings = TableSettings(locale=self.locale, timeout_policy="none")
+            info = await service.create(host, game, settings=settings, seed=seed,
+                                        options=dict(options), max_seats=humans + bots,
+                                        join=bool(people), channel_id=LOCAL_CHANNEL)
+            for person in people[1:]:
+                await service.join(info.id, person)
+            for _ in range(bots):
+                await service.add_bot(info.id, host)
+            await service.start(info.id, host)
+        except Refused as exc:
+            self.out.write(self.renderer.refusal(exc, locale=self.locale, game=game) + "\n")
+            return None
+        return info.id
+
+    async def play(self, table: int) -> int:
+        with self.interrupt.installed():
+            try:
+                return await self._play(table)
+            except KeyboardInterrupt:
+                self.out.write("\n")
+                self._saved(table)
+                return EXIT_INTERRUPTED
+
+    def _saved(self, table: int) -> None:
+        self.say("console_saved", table=table)
+
+    async def _play(self, table: int) -> int:
+        service, out = self.service, self.out
         info = await service.info(table)
-        if info.status != "running":
-            break
-        waiting = [s for s in sorted(info.waiting) if not info.seats[s].is_bot]
-        if not waiting:
-            break
-        seat = waiting[0]
-        user = info.seats[seat].user_id
-        actor = by_user[user] if user else host
-        out.write(f"\n=== {info.seats[seat].name}: {info.waiting[seat]} ===\n")
-        notifier.flush_private(seat)
-        say("view", view=await service.view(table, actor))
+        self.game = info.game
+        host = Actor(info.host_id, "Host")
+        by_user = {s.user_id: Actor(s.user_id, s.name) for s in info.seats
+                   if s.user_id and not s.is_bot}
+        humans = [s.seat for s in info.seats if not s.is_bot]
+        if len(humans) == 1:
+            self.notifier.at_screen = {humans[0]}  # nobody else looks at this screen
+        if humans:
+            self.say("console_help")
+            self.say("console_seats", seats=_seat_lines(info, await service.view(table)))
+        await self._bots_catch_up(table, host)
         while True:
-            out.write(f"{info.seats[seat].name}> ")
+            info = await service.info(table)
+            if info.status != "running":
+                break
+            waiting = [s for s in sorted(info.waiting) if not info.seats[s].is_bot]
+            if not waiting:
+                break
+            seat = waiting[0]
+            user = info.seats[seat].user_id
+            actor = by_user.get(user or "", host)
+            out.write(f"\n=== {_who(info, seat, await service.view(table))}: "
+                      f"{info.waiting[seat]} ===\n")
+            self.notifier.flush_private(seat)
+            self.say("view", view=await service.view(table, actor), names=_names(info))
+            done = await self._turn(table, seat, actor, info)
+            if done is not None:
+                return done
+        info = await service.info(table)
+        return 0 if info.status == "finished" else 1
+
+    async def _bots_catch_up(self, table: int, host: Actor) -> None:
+        """A resumed table may owe bot moves (the last run stopped before them)."""
+        info = await self.service.info(table)
+        for seat in sorted(info.waiting):
+            if info.status == "running" and info.seats[seat].is_bot:
+                with suppress(Refused):  # played meanwhile by the bots' own turn
+                    await self.service.play_for(table, host, seat)
+
+    def _read(self) -> str:
+        self.interrupt.reading = True
+        try:
+            if self.interrupt.pending:
+                raise KeyboardInterrupt
+            return self.stdin.readline()
+        finally:
+            self.interrupt.reading = False
+
+    async def _turn(self, table: int, seat: int, actor: Actor, info: TableInfo) -> int | None:
+        """One seat's decision: None when it is made, an exit code to stop."""
+        service, out = self.service, self.out
+        name = info.seats[seat].name
+        while True:
+            out.write(f"{name}> ")
             out.flush()
-            line = stdin.readline()
-            if not line:  # end of input: leave like ``quit``
+            line = self._read()
+            if not line:  # end of input (Ctrl-D): leave like ``quit``
                 out.write("\n")
+                self._saved(table)
                 return 0
             command = line.strip()
-            if not stdin.isatty():
+            if not self.stdin.isatty():
                 out.write(command + "\n")  # a piped transcript reads like a session
             if not command:
                 continue
             if command == "quit":
+                self._saved(table)
                 return 0
             if command == "help":
-                say("console_help")
+                self.say("console_help")
                 continue
             prompt = await service.prompt(table, actor)
             if command == "legal":
@@ -120,17 +271,17 @@ async def _play(store: SqliteStore, game: str, humans: int, bots: int, seed: int
                 continue
             if command in ("view", "board"):
                 view = await service.view(table, actor if command == "view" else None)
-                say("view", view=view)
+                self.say("view", view=view, names=_names(info))
                 continue
             if command == "log":
                 for entry in await service.log(table):
                     shown = entry.text if entry.text is not None else "(secret)"
                     out.write(f"  v{entry.version} {entry.name} [{entry.source}] {shown}\n")
                 continue
+            self.notifier.at_screen.add(seat)  # the player still looks: print in order
             try:
-                # ASCII digits only, and few: isdigit() takes "²" and "①", which int() rejects.
-                if (command[:1] == "#" and command[1:].isascii() and command[1:].isdigit()
-                        and len(command) <= 7):
+                # ASCII digits only: isdigit() takes "²" and "①", which int() rejects.
+                if command[:1] == "#" and is_ascii_number(command[1:]):
                     index = int(command[1:]) - 1
                     if not 0 <= index < len(prompt.options):
                         out.write(f"  choose #1 to #{len(prompt.options)}\n")
@@ -140,9 +291,42 @@ async def _play(store: SqliteStore, game: str, humans: int, bots: int, seed: int
                 else:
                     await service.act_text(table, actor, command, version=prompt.version)
             except Refused as exc:
-                out.write(renderer.refusal(exc, locale=locale, game=game) + "\n")
+                out.write(self.renderer.refusal(exc, locale=self.locale, game=self.game)
+                          + "\n")
                 continue
-            notifier.flush_private(seat)  # the player is still at the screen
-            break
-    info = await service.info(table)
-    return 0 if info.status == "finished" else 1
+            finally:
+                if len([s for s in info.seats if not s.is_bot]) > 1:
+                    self.notifier.at_screen.discard(seat)
+            self.notifier.flush_private(seat)
+            if self.interrupt.pending:
+                raise KeyboardInterrupt
+            return None
+
+
+def _name(names: Sequence[str], i: int) -> str:
+    given = names[i].strip() if i < len(names) else ""
+    return given[:32] or f"Player {i + 1}"
+
+
+def _names(info: TableInfo) -> list[str]:
+    return [s.name for s in info.seats]
+
+
+def _colour(view: Mapping[str, Any], seat: int) -> str | None:
+    """The seat's colour where the game's view has one (every game so far does)."""
+    players = view.get("players")
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, Mapping) and p.get("seat") == seat and not p.get("hal"):
+                colour = p.get("color") or p.get("colour")
+                return str(colour) if colour else None
+    return None
+
+
+def _who(info: TableInfo, seat: int, view: Mapping[str, Any]) -> str:
+    colour = _colour(view, seat)
+    return f"{info.seats[seat].name} (seat {seat + 1}{', ' + colour if colour else ''})"
+
+
+def _seat_lines(info: TableInfo, view: Mapping[str, Any]) -> list[str]:
+    return [_who(info, s.seat, view) + (" - bot" if s.is_bot else "") for s in info.seats]

@@ -1,0 +1,34 @@
+"""Which tables of a database are local ones, to resume them or list them.
+
+A table created by ``urbanist local`` has the channel ``local`` and human seats whose
+user ids start with ``local:``; it lives in the same database as the bot's tables, so a
+game left in the middle is found again by the next ``urbanist local``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store import SqliteStore
+from bot.store.records import Status, TableRecord
+
+LOCAL_CHANNEL = "local"
+UNFINISHED: tuple[Status, ...] = ("running", "paused")
+
+
+@dataclass(frozen=True)
+class LocalTable:
+    id: int
+    game: str
+    status: str
+    updated_at: float
+
+
+async def local_tables(store: SqliteStore, *, game: str | None = None,
+                       unfinished: bool = True) -> list[LocalTable]:
+    """Local tables, the most recently played first."""
+    rows: list[TableRecord] = await store.find_tables(
+        channel_id=LOCAL_CHANNEL, statuses=list(UNFINISHED) if unfinished else None)
+    found = [LocalTable(r.id, r.game, r.status, r.updated_at) for r in rows
+             if game is None or r.game == game]
+    return sorted(found, key=lambda t: (-t.updated_at, -t.id))
