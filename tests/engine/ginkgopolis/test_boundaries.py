@@ -1,0 +1,184 @@
+"""Boundaries of Ginkgopolis' rules, each at the exact value where a one-character change
+of the code (``<`` for ``<=``, ``3`` for ``4``) would change the result. Written against
+the game's public behaviour (setup, apply, legal actions, pending, score)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.conformance import assert_refused_untouched
+from engine.core.errors import IllegalAction
+from engine.ginkgopolis import GAME
+from engine.ginkgopolis.actions import PlayCard
+from engine.ginkgopolis.outline import outline
+from engine.ginkgopolis.scoring import score
+from engine.ginkgopolis.state import Building, State
+from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, play_round, put
+
+
+def no_rebuild(st: State) -> None:
+    st.deck, st.discard = st.discard + st.deck, []
+
+
+# ------------------------------------------------------------------------------ scoring
+
+
+@pytest.mark.parametrize(("card", "low", "high"), [("B14", 1, 0), ("B15", 0, 3)])
+def test_a_height_2_building_is_low_and_a_height_3_building_is_high(card: str, low: int,
+                                                                     high: int) -> None:
+    """B14 scores 1 per owned building of height 1 or 2; B15 3 per building of 3 or more."""
+    st = fresh(2, seed=40)
+    st.board = {(0, 0): Building(["R4", "R5"], owner=0, resources=2),
+                (5, 5): Building(["Y4", "Y5", "Y6"], owner=0, resources=3)}
+    st.players[0].kept = [card]
+    st.phase = "over"
+    lines = [ln for ln in score(st).standings[0].lines if ln.key == "card"]
+    # one building of height 2 and one of height 3: each card counts exactly one of them
+    assert [ln.points for ln in lines] == [low + high]
+
+
+# ------------------------------------------------------------------------ construction
+
+
+def construction(sp: int, seed: int = 41) -> State:
+    """Seat 0 may build R5 on R12 (owned by seat 1): 3 floors and 7 SP for the lower number."""
+    st = fresh(2, seed=seed)
+    no_rebuild(st)
+    st.first = 0
+    put(st, (3, 3), ["R11", "R12"], owner=1)
+    p = st.players[0]
+    p.sp = sp
+    for pl in st.players:
+        pl.hand = []
+    give_card(st, 0, "R12")
+    give_tile(st, 0, "R5")
+    give_card(st, 1, "A")
+    assert p.screen_res >= 3
+    return st
+
+
+def test_exactly_enough_sp_pays_for_a_lower_number() -> None:
+    st = construction(sp=7)
+    assert PlayCard("R12", "R5") in GAME.legal_actions(st, 0)
+    play_round(st, {0: "R12+R5", 1: "A:res"})
+    assert st.board[(3, 3)].tiles == ["R11", "R12", "R5"]
+    assert st.players[0].sp == 0  # paid all 7, gained nothing for others' returns
+
+
+def test_one_sp_short_is_refused_with_the_code() -> None:
+    st = construction(sp=6)
+    assert PlayCard("R12", "R5") not in GAME.legal_actions(st, 0)
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(st, 0, PlayCard("R12", "R5"))
+    assert refused.value.code == "cannot_pay"
+    assert_refused_untouched(GAME, st, 0, PlayCard("R12", "R5"))
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_only_another_owner_earns_sp_for_returned_resources(owner: int) -> None:
+    st = fresh(2, seed=42)
+    no_rebuild(st)
+    st.first = 0
+    put(st, (3, 3), ["R11", "R12"], owner=owner)
+    for pl in st.players:
+        pl.hand = []
+    give_card(st, 0, "R12")
+    give_tile(st, 0, "R14")
+    give_card(st, 1, "A")
+    sp_before = [p.sp for p in st.players]
+    events = play_round(st, {0: "R12+R14", 1: "A:res"})
+    returned = [e.data for e in events if e.kind == "returned"]
+    assert [(d["n"], d["sp"]) for d in returned] == [(2, 0 if owner == 0 else 2)]
+    # R14 on R12 is a higher number: no SP cost, so the builder's SP moves only by gains.
+    builder_gains = sum(e.data["n"] for e in events if e.kind == "gain"
+                        and e.data["seat"] == 0 and e.data["item"] == "sp")
+    assert st.players[0].sp == sp_before[0] + builder_gains
+    if owner == 1:
+        owner_gains = sum(e.data["n"] for e in events if e.kind == "gain"
+                          and e.data["seat"] == 1 and e.data["item"] == "sp")
+        assert st.players[1].sp == sp_before[1] + owner_gains + 2
+
+
+# ---------------------------------------------------------------------------- the deck
+
+
+def rebuilt_after_a_round(seats: int, deck_left: int, seed: int) -> dict[str, object]:
+    """Play rounds until the deck is rebuilt; the rebuild's public event data."""
+    st = fresh(seats, seed=seed)
+    # Few cards left to draw and an empty discard: the rebuild has few cards to shuffle.
+    st.deck = st.deck[-deck_left:]
+    st.discard = []
+    for _ in range(8):
+        picks = {s: GAME.legal_actions(st, s)[0].text() for s in range(seats)}
+        events = play_round(st, picks)
+        rebuilt = [e.data for e in events if e.kind == "deck_rebuilt"]
+        if rebuilt:
+            return rebuilt[0]
+    raise AssertionError("the deck was never rebuilt")
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 43), (3, 44), (3, 45)])
+def test_at_two_or_three_players_the_rebuild_burns_up_to_7_but_never_the_last(
+        seats: int, seed: int) -> None:
+    data = rebuilt_after_a_round(seats, deck_left=seats, seed=seed)
+    burned, size = data["burned"], data["size"]
+    assert isinstance(burned, list) and isinstance(size, int)
+    total = size + len(burned)
+    assert total >= 2, "the scenario must have a card to burn"
+    assert len(burned) == min(7, total - 1) and size >= 1
+
+
+def test_at_four_players_the_rebuild_burns_nothing() -> None:
+    data = rebuilt_after_a_round(4, deck_left=4, seed=47)
+    assert data["burned"] == [] and data["size"] >= 1
+
+
+# ---------------------------------------------------------------------------- tokens
+
+
+def test_with_no_free_neighbour_the_token_goes_between_its_neighbours() -> None:
+    """A's cell is urbanized while every neighbour is built or holds a token: the
+    options are the outline cells strictly between L and B, not the whole outline."""
+    st = fresh(2, seed=48)
+    no_rebuild(st)
+    st.first = 0
+    a = st.tokens["A"]
+    ax, ay = a
+    put(st, (ax - 1, ay), ["R18"], owner=1)
+    put(st, (ax, ay - 1), ["R17"], owner=1)
+    st.tokens["L"] = (ax - 2, ay)  # L's own cell stays free but lies outside L..B
+    for pl in st.players:
+        pl.hand = []
+    give_card(st, 0, "A")
+    give_tile(st, 0, "R16")
+    give_card(st, 1, "B")
+    GAME.apply(st, 0, PlayCard("A", "R16"))
+    GAME.apply(st, 1, PlayCard("B", gain="res"))
+    d = st.decision
+    assert d is not None and d["kind"] == "token" and d["letter"] == "A"
+    walk = outline(st.board)
+    prev_cell, next_cell = st.tokens["L"], st.tokens["B"]
+    i = walk.index(prev_cell) + 1
+    between = []
+    while walk[i % len(walk)] != next_cell:
+        between.append(walk[i % len(walk)])
+        i += 1
+    options = [tuple(c) for c in d["options"]]
+    assert options and set(options) <= set(between)
+    taken = {c for k, c in st.tokens.items() if k != "A"}
+    others = [c for c in walk if c not in between and c not in taken]
+    assert others, "free cells outside the interval exist, so the test can tell"
+
+
+# ---------------------------------------------------------------------------- solitaire
+
+
+def test_a_solitaire_pick_is_not_simultaneous_but_a_two_player_pick_is() -> None:
+    solo = GAME.setup(1, {}, 49)
+    assert solo.phase == "pick"
+    assert not GAME.pending(solo).simultaneous
+    duo = fresh(2, seed=49)
+    while duo.phase != "pick":
+        for s in GAME.pending(duo).waiting:
+            GAME.apply(duo, s, GAME.legal_actions(duo, s)[0])
+    assert GAME.pending(duo).simultaneous
