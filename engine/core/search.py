@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.protocol import Action, AIPlayer, Game, Outcome
@@ -80,6 +80,14 @@ def outcome_value(outcome: Outcome, seat: int) -> float:
     return 0.8 * share + 0.2 * rank_term
 
 
+def lead_value(worths: Sequence[float], seat: int, scale: float) -> float:
+    """An evaluation in (0, 1) from each seat's estimated worth: the logistic of the lead
+    over the best other seat, ``scale`` being a lead that is worth about 73%."""
+    others = [w for s, w in enumerate(worths) if s != seat]
+    lead = worths[seat] - max(others) if others else worths[seat]
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
+
+
 class SearchPlayer:
     """An :class:`AIPlayer` that searches; one per game, built by the game's ``ai``."""
 
@@ -102,6 +110,11 @@ class SearchPlayer:
         self.prior = prior
         self.evaluate = evaluate
         self._policy: AIPlayer[Any] = game.ai(config.rollout)
+
+    def with_config(self, **changes: Any) -> SearchPlayer:
+        """The same player with other settings, e.g. a tiny budget for tests."""
+        return SearchPlayer(self.game, self.determinize, replace(self.config, **changes),
+                            prior=self.prior, evaluate=self.evaluate)
 
     def choose(self, state: Any, seat: int, rng: Rng) -> Action:
         legal = self.game.legal_actions(state, seat)

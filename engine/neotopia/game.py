@@ -11,6 +11,7 @@ from engine.core.rng import Rng
 from engine.neotopia import legal, rules, scoring, setup
 from engine.neotopia.actions import action_from_json, parse_text
 from engine.neotopia.ai import GreedyAI, RandomAI
+from engine.neotopia.search import search_player
 from engine.neotopia.state import NeotopiaState
 from engine.neotopia.view import view
 
@@ -64,6 +65,8 @@ class NeotopiaGame:
         return NeotopiaState.from_json(data)
 
     def ai(self, kind: str) -> AIPlayer[NeotopiaState]:
+        if kind == "search":
+            return search_player(self)
         try:
             return _AIS[kind]()
         except KeyError:

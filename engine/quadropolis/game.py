@@ -9,6 +9,7 @@ from engine.core.errors import IllegalAction, ParseError
 from engine.core.protocol import Action, AIPlayer, Event, Outcome, Pending
 from engine.quadropolis import actions as act
 from engine.quadropolis.ai import GreedyAI, RandomAI
+from engine.quadropolis.determinize import search_player
 from engine.quadropolis.final import outcome
 from engine.quadropolis.legal import legal_actions, pending
 from engine.quadropolis.rules import play
@@ -80,7 +81,9 @@ class QuadropolisGame:
             return RandomAI()
         if kind == "greedy":
             return GreedyAI()
-        raise KeyError(f"unknown AI {kind!r}; try random or greedy")
+        if kind == "search":
+            return search_player(self)
+        raise KeyError(f"unknown AI {kind!r}; try random, greedy or search")
 
     def scramble_hidden(self, state: State, seat: int | None, seed: int) -> State:
         return scramble_hidden(state, seat, seed)

@@ -1,0 +1,54 @@
+"""The search AI's Neotopia pieces (kept out of the rules modules).
+
+A determinization re-deals what the seat cannot see, as ``scramble_hidden`` does (other
+hands with the deck, the stack with the boxed tiles, the tokens below the piles' tops),
+but from sorted pools and with the generator drawn anew, so that it depends only on the
+seat's view and the seed. A simulation is cut after a few actions and valued by the
+lead in points counted now.
+"""
+
+from __future__ import annotations
+
+from engine.core.protocol import Game
+from engine.core.rng import Rng
+from engine.core.search import SearchConfig, SearchPlayer, lead_value
+from engine.neotopia.scoring import outcome
+from engine.neotopia.state import NeotopiaState
+
+
+def determinize(state: NeotopiaState, seat: int, seed: int) -> NeotopiaState:
+    st = state.copy()
+    rng = Rng.from_seed(seed)
+    others = [s for s in range(st.seats) if s != seat]
+    pool = sorted([c for s in others for c in st.hands[s]] + st.deck)
+    rng.shuffle(pool)
+    for s in others:
+        n = len(st.hands[s])
+        st.hands[s], pool = pool[:n], pool[n:]
+    st.deck = pool
+    flag_id = next(x.id for x in st.data.tiles if x.flag)
+    flag = [t for t in st.stack if t == flag_id]
+    tiles = sorted([t for t in st.stack if t != flag_id] + st.removed)
+    rng.shuffle(tiles)
+    n = len(st.stack) - len(flag)
+    st.stack, st.removed = tiles[:n] + flag, sorted(tiles[n:])
+    below = sorted(t for pile in st.piles.values() for t in pile[1:])
+    rng.shuffle(below)
+    for region, pile in st.piles.items():
+        k = len(pile) - 1
+        if k > 0:
+            st.piles[region] = [pile[0], *below[:k]]
+            below = below[k:]
+    st.rng = rng.next_u64()
+    return st
+
+
+def evaluate(state: NeotopiaState, seat: int) -> float:
+    totals = [float(s.total) for s in sorted(outcome(state).standings, key=lambda s: s.seat or 0)]
+    return lead_value(totals, seat, 6.0)
+
+
+def search_player(game: Game[NeotopiaState]) -> SearchPlayer:
+    """The ``search`` AI: greedy rollouts of a few actions, valued by the points now."""
+    return SearchPlayer(game, determinize, SearchConfig(iterations=24, horizon=10),
+                        evaluate=evaluate)
