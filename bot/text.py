@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +48,18 @@ def duration(seconds: float) -> str:
     return " ".join(p for p in parts if p) or f"{seconds} s"
 
 
+_LEGAL_SUFFIX = re.compile(r"\s+(?:Possible now|Legal now):.*\Z", re.S)
+_RESTATED = re.compile(r".* is not possible now\.?\Z", re.S)
+
+
+def reason_text(message: str) -> str:
+    """The engine's reason, ready to follow "`X` is not possible now:": empty when the
+    message only restates that (so a refusal never says it twice), and without the
+    engine's own list of legal moves (the template lists the options itself)."""
+    text = _LEGAL_SUFFIX.sub("", message or "").strip()
+    return "" if _RESTATED.fullmatch(text) else text
+
+
 def option_value(value: Any) -> str:
     """A game option's value as a player types it (``true``, not Python's ``True``)."""
     if isinstance(value, bool):
@@ -73,6 +86,7 @@ class Renderer:
         self.env.filters["duration"] = duration
         self.env.filters["pretty"] = pretty
         self.env.filters["optval"] = option_value
+        self.env.filters["reason"] = reason_text
 
     def candidates(self, template: str, *, locale: str, game: str | None = None,
                    fallback: str | None = None) -> list[str]:
