@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,26 +74,33 @@ async def _tune_for_tests(url: str) -> None:
         await conn.close()
 
 
-def start_pg_server(base: Path) -> PgServer:
+def start_pg_server() -> PgServer:
     given = os.environ.get("URBANIST_TEST_PG")
     if given:
         return PgServer(given)
+    # Its own directory, not pytest's tmp_path: pytest prunes old numbered temp dirs,
+    # and a short path keeps the server's socket within the length a socket path may
+    # have. URBANIST_TEST_PG_KEEP=1 keeps it (and the server's log) after the session.
+    base = Path(tempfile.mkdtemp(prefix="urbanist-pg-"))
+    keep = os.environ.get("URBANIST_TEST_PG_KEEP") == "1"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR on CI
         import pgserver
 
-        handle = pgserver.get_server(base / "pgdata", cleanup_mode="delete")
+        handle = pgserver.get_server(base / "pgdata", cleanup_mode="stop" if keep else "delete")
     server = PgServer(handle.get_uri(), handle)
     asyncio.run(_tune_for_tests(server.url))
     return server
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
-    server = start_pg_server(tmp_path_factory.mktemp("pg"))
+def pg_server() -> Iterator[PgServer]:
+    server = start_pg_server()
     yield server
     if server.handle is not None:
         server.handle.cleanup()
+        if os.environ.get("URBANIST_TEST_PG_KEEP") != "1":
+            shutil.rmtree(server.handle.pgdata.parent, ignore_errors=True)
 
 
 @pytest.fixture
@@ -123,3 +132,40 @@ def parametrize_backends(metafunc: pytest.Metafunc, modules: frozenset[str]) -> 
     if wanted and not any(m.name == "parametrize" and "backend" in str(m.args[:1])
                           for m in metafunc.definition.iter_markers()):
         metafunc.parametrize("backend", wanted, indirect=True)
+
+
+postgres_only = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+
+
+def is_postgres(db_url: str) -> bool:
+    return db_url.startswith("postgresql://")
+
+
+async def raw_execute(db_url: str, sql: str, *params: Any) -> None:
+    """Run one statement on the database itself, beside the store (``?`` placeholders;
+    numbered for PostgreSQL): what a hand-made fix or another program would do."""
+    if is_postgres(db_url):
+        parts = sql.split("?")
+        numbered = "".join(p + (f"${i}" if i < len(parts) else "")
+                           for i, p in enumerate(parts, 1))
+        conn = await asyncpg.connect(db_url)
+        try:
+            await conn.execute(numbered, *params)
+        finally:
+            await conn.close()
+    else:
+        import sqlite3
+
+        lite = sqlite3.connect(db_url)
+        try:
+            lite.execute(sql, params)
+            lite.commit()
+        finally:
+            lite.close()
+
+
+def integrity_errors() -> tuple[type[Exception], ...]:
+    """What a violated constraint raises, on either backend."""
+    import sqlite3
+
+    return (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)

@@ -1,21 +1,32 @@
-"""The SQLite store: pragmas, migrations, atomic saves, append-only log, backup."""
+"""The store on both backends (SQLite and PostgreSQL): migrations, atomic saves,
+append-only log, queries, backup; then what is particular to each."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
+from store_backends import integrity_errors, is_postgres, postgres_only, raw_execute
 
 from bot.store import (
     ActionRecord,
+    PostgresStore,
     SeatRecord,
     SqliteStore,
+    Store,
     TableRecord,
     TimerRecord,
     VersionConflict,
+    open_store,
 )
+from bot.store.health import StorageError
 from bot.store.migrations import MIGRATIONS_DIR, migrations
+from bot.store.pg_schema import pg_migrations
+
+BACKENDS = ("sqlite", "postgres")
 
 
 def _table() -> TableRecord:
@@ -23,7 +34,7 @@ def _table() -> TableRecord:
                        max_seats=4, reminders=(3600,), created_at=1.0, updated_at=1.0)
 
 
-async def test_pragmas_and_schema_version(store: SqliteStore, db_path: Path) -> None:
+async def test_sqlite_pragmas_and_schema_version(store: SqliteStore, db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA user_version").fetchone()[0] == len(migrations()) >= 1
@@ -33,18 +44,18 @@ async def test_pragmas_and_schema_version(store: SqliteStore, db_path: Path) -> 
     assert next(iter(rows))[0] == 2  # FULL
 
 
-async def test_reopen_does_not_migrate_twice(db_path: Path) -> None:
-    first = await SqliteStore.open(db_path)
+async def test_reopen_does_not_migrate_twice(db_url: str) -> None:
+    first = await open_store(db_url)
     table_id = await first.create_table(_table(), [SeatRecord(0, "Alice", "u0")])
     await first.close()
-    again = await SqliteStore.open(db_path)
+    again = await open_store(db_url)
     loaded = await again.load_table(table_id)
     await again.close()
     assert loaded is not None and loaded.options == {"rounds": 2}
     assert loaded.reminders == (3600,)
 
 
-async def test_save_is_atomic_and_checks_the_version(store: SqliteStore) -> None:
+async def test_save_is_atomic_and_checks_the_version(store: Store) -> None:
     table = _table()
     table_id = await store.create_table(table, [SeatRecord(0, "Alice", "u0")])
     table.status, table.version, table.snapshot = "running", 1, '{"x":1}'
@@ -60,7 +71,7 @@ async def test_save_is_atomic_and_checks_the_version(store: SqliteStore) -> None
     # A failure inside the transaction (duplicate action version) rolls everything back.
     await store.save(table, expected_version=1, action=action, timers=[])
     table.version = 3
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         await store.save(table, expected_version=2, action=action,
                          timers=[TimerRecord(99.0, 1, "reminder")])
     assert (await store.load_table(table_id)).version == 2  # type: ignore[union-attr]
@@ -68,20 +79,21 @@ async def test_save_is_atomic_and_checks_the_version(store: SqliteStore) -> None
     assert [a.version for a in await store.load_actions(table_id)] == [2]
 
 
-async def test_actions_are_append_only(store: SqliteStore, db_path: Path) -> None:
+async def test_actions_are_append_only(store: Store, db_url: str) -> None:
     table = _table()
     table_id = await store.create_table(table, [])
     table.version = 2
     await store.save(table, action=ActionRecord(table_id, 2, 0, {"a": 1}, "bot", 1.0))
-    conn = sqlite3.connect(db_path)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute("UPDATE actions SET seat = 1")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute("DELETE FROM actions")
-    conn.close()
+    statements = ["UPDATE actions SET seat = 1", "DELETE FROM actions"]
+    if is_postgres(db_url):
+        statements.append("TRUNCATE actions")
+    for sql in statements:
+        with pytest.raises(integrity_errors(), match="append-only"):
+            await raw_execute(db_url, sql)
+    assert [a.seat for a in await store.load_actions(table_id)] == [0]
 
 
-async def test_queries_and_scheduled_timers(store: SqliteStore) -> None:
+async def test_queries_and_scheduled_timers(store: Store) -> None:
     a, b = _table(), _table()
     b.channel_id = "chan"
     a_id = await store.create_table(a, [SeatRecord(0, "Alice", "u0")])
@@ -96,10 +108,16 @@ async def test_queries_and_scheduled_timers(store: SqliteStore) -> None:
     assert [t.id for t in await store.find_tables(channel_id="chan")] == [b_id]
     assert [t.id for t in await store.find_tables(user_id="u0")] == [a_id]
     assert [t.id for t in await store.find_tables(statuses=["running"])] == [a_id]
+    assert await store.table_ids(["running", "lobby"]) == [a_id, b_id]
+    assert await store.table_ids(["finished"]) == []
 
 
-async def test_integrity_check_and_backup(store: SqliteStore, tmp_path: Path) -> None:
-    table_id = await store.create_table(_table(), [SeatRecord(0, "Alice", "u0")])
+async def test_integrity_check_and_backup(store: Store, tmp_path: Path) -> None:
+    """A backup is an SQLite file on both backends (PostgreSQL's copies every row)."""
+    table = _table()
+    table_id = await store.create_table(table, [SeatRecord(0, "Alice", "u0")])
+    table.version = 2
+    await store.save(table, action=ActionRecord(table_id, 2, 0, {"a": "é"}, "bot", 1.5))
     assert await store.integrity_check() == []
     target = tmp_path / "copy.sqlite3"
     await store.backup(target)
@@ -108,8 +126,49 @@ async def test_integrity_check_and_backup(store: SqliteStore, tmp_path: Path) ->
         assert await copy.integrity_check() == []
         loaded = await copy.load_seats(table_id)
         assert [s.name for s in loaded] == ["Alice"]
+        assert await copy.load_actions(table_id) == await store.load_actions(table_id)
+        assert await copy.load_table(table_id) == await store.load_table(table_id)
     finally:
         await copy.close()
+
+
+async def test_json_that_does_not_decode_is_a_problem(store: Store, db_url: str) -> None:
+    table_id = await store.create_table(_table(), [])
+    await raw_execute(db_url, "UPDATE tables SET options = '{broken', rev = rev + 1 "
+                      "WHERE id = ?", table_id)
+    (problem,) = await store.integrity_check()
+    assert f"tables {table_id}: options is not JSON" in problem
+
+
+TRICKY_SNAPSHOT = {"b": [0.1, 1e-7, 2.5e300, -0.0, 12345678901234567890], "a": "é\u2028\n\"",
+                   "Z": {"nested": [True, False, None]}, "ß": "\U0001f3d9"}
+
+
+async def test_snapshots_come_back_byte_for_byte(store: Store) -> None:
+    """Snapshots are compared as text by the replay check: what is stored is exactly the
+    canonical text given, whatever JSON would do with its keys or numbers."""
+    from bot.store import canonical
+
+    table = _table()
+    table_id = await store.create_table(table, [])
+    table.status, table.version = "running", 1
+    table.snapshot = canonical(TRICKY_SNAPSHOT)
+    table.outcome = {"scores": [1.5, 2], "z": "ü"}
+    await store.save(table)
+    loaded = await store.load_table(table_id)
+    assert loaded is not None
+    assert loaded.snapshot == canonical(TRICKY_SNAPSHOT)
+    assert loaded.outcome == table.outcome and loaded.options == table.options
+
+
+async def test_forged_ids_are_unknown(store: Store) -> None:
+    await store.create_table(_table(), [])
+    for forged in (0, -1, 2, 2**63, 2**64 + 5):
+        assert await store.load_table(forged) is None
+        assert await store.load_bundle(forged) is None
+
+
+# -- SQLite only ------------------------------------------------------------------------
 
 
 def _database_at_schema_1(path: Path) -> None:
@@ -131,7 +190,7 @@ async def test_an_existing_schema_1_database_is_upgraded(db_path: Path) -> None:
     store = await SqliteStore.open(db_path)
     try:
         version = await store._conn.execute_fetchall("PRAGMA user_version")
-        assert next(iter(version))[0] == 3 == len(migrations())
+        assert next(iter(version))[0] == 4 == len(migrations())
         # The old row is intact, with no status message yet.
         table = await store.load_table(1)
         assert table is not None
@@ -154,3 +213,83 @@ async def test_an_existing_schema_1_database_is_upgraded(db_path: Path) -> None:
         assert reloaded.version == 3
     finally:
         await again.close()
+
+
+# -- PostgreSQL only --------------------------------------------------------------------
+
+
+@pytest.fixture
+def pg_url(db_url: str) -> str:
+    assert is_postgres(db_url)
+    return db_url
+
+
+@postgres_only
+async def test_postgres_schema_version_and_tables(store: Store, pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        versions = [r[0] for r in await conn.fetch(
+            "SELECT version FROM urbanist_schema ORDER BY version")]
+        assert versions == [m.number for m in pg_migrations()] == [1, 2]
+        names = {r[0] for r in await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+        assert {"tables", "seats", "actions", "timers", "outbox", "menus", "leases"} <= names
+    finally:
+        await conn.close()
+
+
+@postgres_only
+async def test_postgres_processes_starting_together_migrate_once(pg_url: str) -> None:
+    stores = await asyncio.gather(*(PostgresStore.open(pg_url) for _ in range(4)))
+    try:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            assert await conn.fetchval("SELECT count(*) FROM urbanist_schema") == len(
+                pg_migrations())
+        finally:
+            await conn.close()
+        assert [await s.find_tables() for s in stores] == [[]] * 4
+    finally:
+        for s in stores:
+            await s.close()
+
+
+@postgres_only
+async def test_postgres_newer_schema_is_refused(pg_url: str) -> None:
+    await (await PostgresStore.open(pg_url)).close()
+    await raw_execute(pg_url, "INSERT INTO urbanist_schema (version) VALUES (99)")
+    with pytest.raises(StorageError) as refused:
+        await PostgresStore.open(pg_url)
+    assert refused.value.code == "newer_schema" and "99" in refused.value.message
+
+
+@postgres_only
+async def test_postgres_no_write_rolls_a_table_back(store: Store, pg_url: str) -> None:
+    """Beside the store's own rev check, the database refuses any UPDATE that lowers
+    the version or leaves the rev where a stale copy could match it."""
+    table = _table()
+    table_id = await store.create_table(table, [])
+    table.version = 5
+    await store.save(table)
+    for sql in ("UPDATE tables SET version = 4, rev = rev + 1 WHERE id = ?",
+                "UPDATE tables SET status = 'aborted' WHERE id = ?"):
+        with pytest.raises(integrity_errors(), match="would go back"):
+            await raw_execute(pg_url, sql, table_id)
+    loaded = await store.load_table(table_id)
+    assert loaded is not None and (loaded.version, loaded.status, loaded.rev) == (5, "lobby", 1)
+
+
+async def test_postgres_unreachable_server_is_a_storage_error(tmp_path: Path) -> None:
+    url = f"postgresql://nobody:secret@/urbanist?host={tmp_path}&port=1"
+    with pytest.raises(StorageError) as refused:
+        await open_store(url)
+    assert refused.value.code == "cannot_open"
+    assert "secret" not in refused.value.message and "***" in refused.value.message
+
+
+@postgres_only
+async def test_postgres_missing_database_is_named(pg_url: str) -> None:
+    url = pg_url.replace("/urbanist_test_", "/no_such_", 1)
+    with pytest.raises(StorageError) as refused:
+        await open_store(url)
+    assert refused.value.code == "missing"
