@@ -47,15 +47,11 @@ class GinkgopolisGame:
         has_decision = seat in waiting.waiting or seat in waiting.changeable
         if not has_decision and not self._explainable(state, seat, action):
             raise NotYourTurn("You have nothing to decide right now.")
-        # The rules check before they change anything; the snapshot makes sure that a refusal
-        # found deeper still leaves the state exactly as it was.
-        snapshot = state.to_json()
+        # Every refusal (IllegalAction, NotYourTurn) is raised by the rules before they
+        # change anything, so no copy of the state is taken: tests/engine/ginkgopolis check
+        # that a refused action leaves the state byte for byte as it was.
         table = Table(state)
-        try:
-            table.apply(seat, action)
-        except BaseException:
-            state.__dict__.update(State.from_json(snapshot).__dict__)
-            raise
+        table.apply(seat, action)
         return table.events
 
     @staticmethod

@@ -19,6 +19,7 @@ fixed, so the result is deterministic.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 
 from engine.ginkgopolis.cards import LETTERS
@@ -121,49 +122,61 @@ def restore(
     size = len(walk)
     blocked_set = set(blocked)
     seq = rotated_letters(fixed)[1:]
-    masks = sorted(range(1 << len(seq)), key=lambda m: (-bin(m).count("1"), m))
     for origin in occ[fixed_cell]:
-        for mask in masks:
-            kept = [seq[i] for i in range(len(seq)) if mask >> i & 1]
-            placed = _place(walk, occ, size, origin, tokens, fixed, seq, set(kept), blocked_set)
+        # Each token's walk indices counted from the fixed one, computed once per origin
+        # rather than once per subset tried.
+        rel = {
+            letter: sorted((i - origin) % size for i in occ[tokens[letter]])
+            for letter in seq
+            if tokens[letter] in occ
+        }
+        for mask in _MASKS:
+            placed = _place(walk, size, origin, rel, tokens, fixed, seq, mask, blocked_set)
             if placed is not None:
                 return placed
     return None
 
 
+# Which of the 11 other tokens stay, most kept first: the fixed order of the search.
+_MASKS: tuple[int, ...] = tuple(
+    sorted(range(1 << (len(LETTERS) - 1)), key=lambda m: (-bin(m).count("1"), m))
+)
+
+
 def _place(
     walk: list[Cell],
-    occ: dict[Cell, list[int]],
     size: int,
     origin: int,
+    rel: dict[str, list[int]],
     tokens: Mapping[str, Cell],
     fixed: str,
     seq: list[str],
-    kept: set[str],
+    mask: int,
     blocked: set[Cell],
 ) -> dict[str, Cell] | None:
-    # Assign the kept tokens the smallest increasing indices after the fixed one.
+    # Assign the kept tokens (bit i of ``mask`` keeps seq[i]) the smallest increasing
+    # indices after the fixed one.
     index: dict[str, int] = {}
     prev = 0
-    for letter in seq:
-        if letter not in kept:
+    for i, letter in enumerate(seq):
+        if not mask >> i & 1:
             continue
-        cell = tokens[letter]
-        if cell not in occ:
+        spots = rel.get(letter)
+        if spots is None:
             return None
-        nxt = [(i - origin) % size for i in occ[cell] if (i - origin) % size > prev]
-        if not nxt:
+        k = bisect_right(spots, prev)
+        if k == len(spots):
             return None
-        prev = min(nxt)
+        prev = spots[k]
         index[letter] = prev
-    used = {tokens[fixed]} | {tokens[letter] for letter in kept}
-    result = {fixed: tokens[fixed]} | {letter: tokens[letter] for letter in kept}
+    used = {tokens[fixed]} | {tokens[letter] for letter in index}
+    result = {fixed: tokens[fixed]} | {letter: tokens[letter] for letter in index}
     prev = 0
     for pos, letter in enumerate(seq):
-        if letter in kept:
+        if letter in index:
             prev = index[letter]
             continue
-        limit = next((index[nx] for nx in seq[pos + 1 :] if nx in kept), size)
+        limit = next((index[nx] for nx in seq[pos + 1 :] if nx in index), size)
         chosen = None
         for r in range(prev + 1, limit):
             cell = walk[(origin + r) % size]

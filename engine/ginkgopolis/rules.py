@@ -44,6 +44,9 @@ class Table:
     def __init__(self, st: State) -> None:
         self.st = st
         self.events: list[Event] = []
+        # Which building each top tile designates, built on first use and dropped when
+        # a floor or a building is added (the only changes to tops): no board scan per card.
+        self._tops: dict[str, Cell] | None = None
 
     # ----------------------------------------------------------------- helpers
     def emit(self, kind: str, to: int | None = None, **data: Any) -> None:
@@ -66,10 +69,12 @@ class Table:
         return None if self.st.players[p].hal else p
 
     def building_for(self, card: str) -> tuple[Cell, Building]:
-        for cell, b in self.st.board.items():
-            if b.top == card:
-                return cell, b
-        raise AssertionError(f"card {card} designates no building")
+        if self._tops is None:
+            self._tops = {b.tiles[-1]: cell for cell, b in self.st.board.items()}
+        cell = self._tops.get(card)
+        if cell is None:
+            raise AssertionError(f"card {card} designates no building")
+        return cell, self.st.board[cell]
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -450,6 +455,7 @@ class Table:
         st = self.st
         cell = st.tokens[letter]
         st.board[cell] = Building([tile], owner=p, resources=1, site=True)
+        self._tops = None
         self.emit(
             "urbanize", seat=self.seat_of(p), letter=letter, tile=tile, cell=[cell[0], cell[1]]
         )
@@ -505,6 +511,7 @@ class Table:
         cell, b = self.building_for(card)
         self.return_resources(b, p)
         b.tiles.append(tile)
+        self._tops = None
         b.owner = p
         b.resources = b.height
         b.site = True
