@@ -51,42 +51,65 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
     try:
         prompt = await fe.service.prompt(table, actor)
         option = next((o for o in prompt.options if o.text == text), None)
+        if interaction.message is not None and interaction.message.guild is None:
+            # This message is answered in place below: the delivery worker must not also
+            # disable it when the move closes its decision (two edits, in either order).
+            await fe.service.forget_menu(table, str(interaction.message.id))
         if option is not None:
-            result = await fe.service.act(table, actor, option.json, version=version)
+            result = await fe.service.act(table, actor, option.json, version=version,
+                                          in_place=True)
         else:
             # Not among the current options: the service says why (stale, illegal...).
-            result = await fe.service.act_text(table, actor, text, version=version)
+            result = await fe.service.act_text(table, actor, text, version=version,
+                                               in_place=True)
     except Refused as exc:
         await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
         return
-    # The menu has served: say what was chosen, in place (the answer to the click costs
-    # no message). A secret pick that may still change keeps a menu, for the decision
-    # as it now stands; any other decision's buttons go, so only the newest message of
-    # a seat has live components.
-    chosen = fe.say("chosen", locale, game, text=result.text, table_id=table)
-    view = None
+    await _answer_in_place(interaction, fe, table, prompt.decision, result.text,
+                           locale=locale, game=game)
+
+
+async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, table: int,
+                           decided: str | None, text: str, *, locale: str,
+                           game: str | None) -> None:
+    """Say what was chosen in the clicked message itself (an answer to the click costs
+    no message), and show there what comes next when it is the same decision going on:
+    a pick that may still change, or the next step of a multi-step decision (a refill,
+    a turn of several actions), with its new picture. A new decision comes in a new
+    private message, so this one keeps no buttons then: only the newest message of a
+    seat ever has live components."""
+    chosen = fe.say("chosen", locale, game, text=text, table_id=table)
+    actor = fe.actor(interaction)
     try:
         now = await fe.service.prompt(table, actor)
     except Refused:
         now = None
-    # The decision goes on in this message when it is a pick that may still change, or
-    # the same decision continuing (a refill's next step); a new decision comes in a
-    # new private message, so this one keeps no buttons.
-    if now is not None and now.options and (now.decision == "changeable"
-                                            or now.version <= version):
-        if now.decision == "changeable":
-            chosen += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
-        view = fe.menu(table, now.version, now.options, locale)
     before = interaction.message.content if interaction.message else ""
-    content = truncate(f"{before}\n\n{chosen}" if before else chosen)
+    kwargs: dict[str, Any] = {"view": None}
+    content = f"{before}\n\n{chosen}" if before else chosen
+    if now is not None and now.options and now.decision == "changeable":
+        content += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
+        kwargs["view"] = fe.menu(table, now.version, now.options, locale)
+    elif now is not None and now.options and decided is not None and now.decision == decided:
+        out = await fe.hand_message(table, actor)
+        content = f"{chosen}\n\n{out.content}"
+        kwargs["view"] = out.view
+        file = out.file()
+        if file is not None:
+            kwargs["attachments"] = [file]
     try:
-        message = await interaction.edit_original_response(content=content, view=view)
+        message = await interaction.edit_original_response(content=truncate(content),
+                                                           **kwargs)
     except discord.HTTPException:
         log.warning("table %d: could not mark the menu as used", table)
         return
-    if view is not None and now is not None and message.guild is None:
+    if message.guild is not None or now is None:
+        return
+    if kwargs["view"] is not None:
         await fe.service.record_menu(table, now.seat, now.version, str(message.channel.id),
                                      str(message.id))
+    else:
+        await fe.service.forget_menu(table, str(message.id))
 
 
 async def _navigate(interaction: discord.Interaction[Any], table: int, version: int,

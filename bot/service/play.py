@@ -22,10 +22,13 @@ log = logging.getLogger(__name__)
 
 class PlayVerbs(TurnVerbs):
     async def act(self, table_id: int, actor: Actor, action: Mapping[str, Any], *,
-                  version: int | None) -> ActResult:
+                  version: int | None, in_place: bool = False) -> ActResult:
         """Apply an action given in its JSON form (a button, a select). ``version`` is the
         table version the button was built for (``Prompt.version``); None skips the check
-        (only for front ends that read the action against the current state)."""
+        (only for front ends that read the action against the current state).
+        ``in_place``: the front end answers the actor itself, in the message clicked
+        (what they chose, the next step of the same decision), so the private notes that
+        would say the same are marked ``quiet``."""
         async with self._lock(table_id):
             live = await self._load(table_id)
             seat = self._require_turn_seat(live, actor, version)
@@ -34,10 +37,10 @@ class PlayVerbs(TurnVerbs):
             except Exception:
                 raise Refused("forged", "That is not an action of this game.",
                               **self._options_context(live, seat.seat)) from None
-            return await self._act(live, seat, parsed, actor)
+            return await self._act(live, seat, parsed, actor, in_place=in_place)
 
     async def act_text(self, table_id: int, actor: Actor, text: str, *,
-                       version: int | None = None) -> ActResult:
+                       version: int | None = None, in_place: bool = False) -> ActResult:
         """Apply an action typed in the engine's text form."""
         async with self._lock(table_id):
             live = await self._load(table_id)
@@ -53,7 +56,7 @@ class PlayVerbs(TurnVerbs):
                 raise Refused(code, exc.message, typed=text[:MAX_ECHO], reason=exc.code,
                               reason_params=dict(exc.params),
                               **self._options_context(live, seat.seat)) from None
-            return await self._act(live, seat, parsed, actor)
+            return await self._act(live, seat, parsed, actor, in_place=in_place)
 
     async def play_for(self, table_id: int, actor: Actor, seat: int) -> ActResult:
         """Host or manager: let the AI make the seat's current decision now (source=admin)."""

@@ -180,6 +180,10 @@ class SeatVerbs(TurnVerbs):
         await self.store.record_menu(MenuRecord(table_id, seat, prompt_version, channel_id,
                                                 message_id))
 
+    async def forget_menu(self, table_id: int, message_id: str) -> None:
+        """A front end took a menu's buttons away itself: nothing to disable later."""
+        await self.store.drop_menu(table_id, message_id)
+
     async def closed_menus(self, table_id: int) -> list[MenuRecord]:
         """The recorded menus whose decision has closed (all of them once the game is
         over), forgotten as they are returned: the front end disables them."""

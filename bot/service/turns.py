@@ -44,14 +44,15 @@ log = logging.getLogger(__name__)
 
 class TurnVerbs(Queries):
     async def _act(self, live: LiveTable, seat: SeatRecord, action: Action,
-                   actor: Actor) -> ActResult:
+                   actor: Actor, *, in_place: bool = False) -> ActResult:
         try:
             legal = live.game.legal_actions(live.state, seat.seat)
             if not legal:
                 raise NotYourTurn("You have nothing to decide right now.")
             if action not in legal:
                 raise self._why_illegal(live, seat.seat, action)
-            await self._commit(live, seat.seat, action, "player", actor.user_id)
+            await self._commit(live, seat.seat, action, "player", actor.user_id,
+                               in_place=in_place)
         except VersionConflict:
             # Another process wrote this table meanwhile (the lock is per process); the
             # cache is dropped, so a retry sees the new state.
@@ -83,7 +84,8 @@ class TurnVerbs(Queries):
         return IllegalAction(f"{action.text()} is not possible now.")
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
-                      actor_id: str | None, *, extra: NotesFor | None = None) -> None:
+                      actor_id: str | None, *, extra: NotesFor | None = None,
+                      in_place: bool = False) -> None:
         """Apply one action and make it durable, with the notifications it owes (and
         ``extra`` ones) in the same transaction. Raises IllegalAction/NotYourTurn with
         the state untouched (the engine's promise)."""
@@ -117,7 +119,7 @@ class TurnVerbs(Queries):
 
             def notes(t: LiveTable) -> Notes:
                 made = self._notes_after(t, seat, source, public_text, events, before, after,
-                                         round_before)
+                                         round_before, answered=in_place)
                 return [*made, *(extra(t) if extra is not None else [])]
 
             await self._write(live, record, seats=seats, timers=timers, action=entry,
@@ -131,7 +133,8 @@ class TurnVerbs(Queries):
 
     def _notes_after(self, live: LiveTable, seat: int, source: Source, public_text: str | None,
                      events: Sequence[Any], before: Mapping[int, str],
-                     after: Mapping[int, str], round_before: Any) -> list[Notification]:
+                     after: Mapping[int, str], round_before: Any, *,
+                     answered: bool = False) -> list[Notification]:
         news: list[Notification | None] = []
         # A secret step is never announced one by one (it would tell how many steps a
         # player took); the round's news and the status message say what may be said.
@@ -140,9 +143,11 @@ class TurnVerbs(Queries):
             news.append(note(live, None, "acted", {
                 "actor": seat, "actor_name": live.names[seat], "source": source,
                 "text": public_text, "secret": public_text is None}))
-        secret_step = public_text is None and source == "player"
+        # ``answered``: the front end answered the actor in the message they clicked; the
+        # private notes that would tell them the same are ``quiet`` (it may skip them).
+        answered = answered and source == "player"
         for event_note in compose.event_notes(live, events):
-            if secret_step and event_note.seat == seat:
+            if answered and public_text is None and event_note.seat == seat:
                 # What a player's own secret step did, told back to them: a front end
                 # that answered the click already may skip it (``quiet``).
                 event_note = dataclasses.replace(
@@ -153,12 +158,16 @@ class TurnVerbs(Queries):
         notes = list(news)
         if after.get(seat) == CHANGEABLE and source == "player":
             prompt = compose.prompt_for(live, seat)
-            # Kept for front ends that cannot answer the click itself (the console):
-            # ``quiet`` lets one that did (Discord) skip the private message.
             notes.append(note(live, seat, "submitted", {**compose.prompt_context(prompt),
-                                                         "quiet": True}))
+                                                         "quiet": answered}))
         fresh = {s for s in after if live.seats[s].prompt_version == live.record.version}
-        notes += self._prompts(live, after, fresh=fresh)
+        prompts = self._prompts(live, after, fresh=fresh)
+        if answered and before.get(seat) is not None and after.get(seat) == before.get(seat):
+            # The actor's next step of the same decision (a refill, a turn of several
+            # actions): a front end that answered the click with it may skip the message.
+            prompts = [dataclasses.replace(n, context={**n.context, "quiet": True})
+                       if n.seat == seat else n for n in prompts]
+        notes += prompts
         # What a round still going on tells (the table's news, who is awaited, a seat's
         # private news) may wait for the round's end or for the seat's next decision,
         # so that a round costs one post, one status edit and one DM per decision. A

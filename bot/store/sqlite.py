@@ -263,6 +263,9 @@ class SqliteStore:
     async def record_menu(self, menu: MenuRecord) -> None:
         await self._run(_record_menu, menu)
 
+    async def drop_menu(self, table_id: int, message_id: str) -> None:
+        await self._run(_drop_menu, table_id, message_id)
+
     async def take_menus(self, table_id: int, seat: int | None,
                          before_version: int | None) -> list[MenuRecord]:
         """Remove and return the menus of ``seat`` (None: every seat) opened before
@@ -526,6 +529,12 @@ def _record_menu(conn: sqlite3.Connection, menu: MenuRecord) -> None:
         conn.execute("INSERT OR REPLACE INTO menus VALUES (?, ?, ?, ?, ?)",
                      (menu.table_id, menu.seat, menu.prompt_version, menu.channel_id,
                       menu.message_id))
+
+
+def _drop_menu(conn: sqlite3.Connection, table_id: int, message_id: str) -> None:
+    with _Transaction(conn):
+        conn.execute("DELETE FROM menus WHERE table_id = ? AND message_id = ?",
+                     (table_id, message_id))
 
 
 def _take_menus(conn: sqlite3.Connection, table_id: int, seat: int | None,

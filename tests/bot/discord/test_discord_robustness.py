@@ -254,7 +254,7 @@ async def test_spectators_never_see_private_content(world: World) -> None:
     await world.people[1].slash(world.channel, "hand")  # an ephemeral answer in the channel
     hands = {line for member in world.people[:2] for m in world.dms(member)
              for line in HAND_LINE.findall(m.content)}
-    assert len(hands) > 4
+    assert len(hands) >= 3  # private content enough to look for
     assert "Hand:" in texts_of(world.channel.history(viewer=world.people[1]))  # Bob's own
     seen = world.channel.history(viewer=world.spectator)
     public = texts_of(seen)
