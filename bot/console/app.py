@@ -12,6 +12,7 @@ leave it unfinished in the database and say how to resume it.
 
 from __future__ import annotations
 
+import re
 import signal
 import tempfile
 from collections import defaultdict
@@ -23,6 +24,7 @@ from typing import Any, TextIO
 
 from bot.console.tables import LOCAL_CHANNEL, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
+from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
 from bot.service.values import TableInfo
 from bot.store import SqliteStore
@@ -30,6 +32,14 @@ from bot.text import Renderer
 from engine.core.textinput import is_ascii_number
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
+# Notes a terminal has no use for: the lobby's status (the seats are listed at the start).
+QUIET = frozenset({"lobby"})
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def plain(text: str) -> str:
+    """Discord's bold marks (``**x**``) mean nothing in a terminal: the words stay."""
+    return _BOLD.sub(r"\1", text)
 
 
 class ConsoleNotifier:
@@ -43,20 +53,23 @@ class ConsoleNotifier:
 
     async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         for n in notes:
+            if n.template in QUIET:
+                continue
             if n.seat is None:
-                self.out.write(self.renderer.render(n) + "\n")
+                self.out.write(plain(self.renderer.render(n)) + "\n")
             elif n.seat in self.at_screen:
-                self._print_private(n)
+                self.print_private(n)
             else:
                 self.private[n.seat].append(n)
         return {}
 
     def flush_private(self, seat: int) -> None:
         for n in self.private.pop(seat, []):
-            self._print_private(n)
+            self.print_private(n)
 
-    def _print_private(self, n: Notification) -> None:
-        self.out.write("  (private) " + self.renderer.render(n).replace("\n", "\n  ") + "\n")
+    def print_private(self, n: Notification) -> None:
+        self.out.write("  (private) " + plain(self.renderer.render(n)).replace("\n", "\n  ")
+                       + "\n")
 
 
 class Stop(Exception):
@@ -130,10 +143,12 @@ class Session:
         self.service = TableService(store, self.notifier)
         self.interrupt = Interrupt()
         self.game: str | None = None
+        self.actors: dict[int, Actor] = {}  # human seat -> who plays it
+        self.resumed = False
 
     def say(self, template: str, **context: object) -> None:
-        self.out.write(self.renderer.render_template(template, context, locale=self.locale,
-                                                     game=self.game) + "\n")
+        self.out.write(plain(self.renderer.render_template(
+            template, context, locale=self.locale, game=self.game)) + "\n")
 
     async def find(self, game: str | None, resume: int | None, new: bool) -> int | None:
         """The table to resume, if any (None: create one)."""
@@ -142,6 +157,9 @@ class Session:
             if resume not in mine:
                 self.say("console_no_table", table=resume)
                 raise Stop(2)
+            self.resumed = True
+            game_of = {t.id: t.game for t in await local_tables(self.store)}
+            self.say("console_resuming", table=resume, game=game_of[resume], others=0)
             return resume
         if new:
             return None
@@ -153,6 +171,7 @@ class Session:
             return None
         table = found[0]
         self.say("console_resuming", table=table.id, game=table.game, others=len(found) - 1)
+        self.resumed = True
         return table.id
 
     async def create(self, game: str | None, humans: int, bots: int, seed: int | None,
@@ -197,6 +216,8 @@ class Session:
         host = Actor(info.host_id, "Host")
         by_user = {s.user_id: Actor(s.user_id, s.name) for s in info.seats
                    if s.user_id and not s.is_bot}
+        self.actors = {s.seat: by_user.get(s.user_id or "", host) for s in info.seats
+                       if not s.is_bot}
         humans = [s.seat for s in info.seats if not s.is_bot]
         if len(humans) == 1:
             self.notifier.at_screen = {humans[0]}  # nobody else looks at this screen
@@ -218,6 +239,9 @@ class Session:
                       f"{info.waiting[seat]} ===\n")
             self.notifier.flush_private(seat)
             self.say("view", view=await service.view(table, actor), names=_names(info))
+            if self.resumed:  # what was said before the last run stopped: say it again
+                self.resumed = False
+                self.notifier.print_private(await service.hand(table, actor))
             done = await self._turn(table, seat, actor, info)
             if done is not None:
                 return done
@@ -264,6 +288,12 @@ class Session:
             if command == "help":
                 self.say("console_help")
                 continue
+            if command.split(" ", 1)[0] == "change":
+                done = await self._change(table, command[len("change"):].strip(), info)
+                if done is not None:
+                    return done
+                out.write(f"  back to {name}\n")
+                continue
             prompt = await service.prompt(table, actor)
             if command == "legal":
                 for i, option in enumerate(prompt.options, 1):
@@ -301,6 +331,23 @@ class Session:
             if self.interrupt.pending:
                 raise KeyboardInterrupt
             return None
+
+
+    async def _change(self, table: int, which: str, info: TableInfo) -> int | None:
+        """``change [SEAT]``: a seat that has submitted a simultaneous choice makes it again
+        while others still choose."""
+        can = [seat for seat, actor in sorted(self.actors.items())
+               if (await self.service.prompt(table, actor)).decision == CHANGEABLE]
+        chosen = [s for s in can if which in (str(s + 1), info.seats[s].name)] if which else []
+        if len(chosen) != 1:
+            self.say("console_change", seats=[f"change {s + 1}  ({info.seats[s].name})"
+                                              for s in can])
+            return None
+        seat = chosen[0]
+        self.out.write(f"\n=== {info.seats[seat].name} changes their choice ===\n")
+        self.notifier.flush_private(seat)
+        self.notifier.print_private(await self.service.hand(table, self.actors[seat]))
+        return await self._turn(table, seat, self.actors[seat], info)
 
 
 def _name(names: Sequence[str], i: int) -> str:
