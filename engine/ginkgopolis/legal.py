@@ -76,9 +76,7 @@ def play_actions(st: State, seat: int) -> list[GAction]:
                 actions += [PlayCard(card, t) for t in tiles]
         else:
             actions.append(PlayCard(card))
-            actions += [
-                PlayCard(card, t) for t in tiles if table.construct_cost(seat, card, t) is not None
-            ]
+            actions += [PlayCard(card, t) for t in table.affordable(seat, card, tiles)]
     if player.new_hand > 0 and player.hand:
         actions.append(NewHand())
     return actions

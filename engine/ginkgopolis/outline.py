@@ -130,11 +130,40 @@ def restore(
             for letter in seq
             if tokens[letter] in occ
         }
+        conflicts = _conflicts(seq, rel)
         for mask in _MASKS:
+            if conflicts is not None and _crossing(mask, conflicts):
+                continue
             placed = _place(walk, size, origin, rel, tokens, fixed, seq, mask, blocked_set)
             if placed is not None:
                 return placed
     return None
+
+
+def _conflicts(seq: list[str], rel: dict[str, list[int]]) -> list[int] | None:
+    """For tokens that each stand on a cell met once on the walk (the common case):
+    bit j of entry i is set when seq[j], after seq[i], stands at or before it, so the
+    two cannot both stay. None when some token's cell is met twice or is off the walk;
+    then every subset goes through ``_place``, which handles those cases."""
+    spots = []
+    for letter in seq:
+        at = rel.get(letter)
+        if at is None or len(at) != 1:
+            return None
+        spots.append(at[0])
+    n = len(seq)
+    return [
+        sum(1 << j for j in range(i + 1, n) if spots[j] <= spots[i]) for i in range(n)
+    ]
+
+
+def _crossing(mask: int, conflicts: list[int]) -> bool:
+    """True when two tokens kept by ``mask`` are out of order (``_place`` would fail)."""
+    # A plain loop: any() over a generator costs twice as much on this hot path.
+    for i, conflict in enumerate(conflicts):  # noqa: SIM110
+        if mask >> i & 1 and conflict & mask:
+            return True
+    return False
 
 
 # Which of the 11 other tokens stay, most kept first: the fixed order of the search.

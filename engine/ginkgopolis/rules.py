@@ -489,6 +489,20 @@ class Table:
             return None
         return change, sp_cost
 
+    def affordable(self, p: int, card: str, tiles: list[str]) -> list[str]:
+        """The ``tiles`` that ``p`` can pay to put on ``card``'s building: ``construct_cost``
+        for many tiles, reading the building and the player once (the menus' hot path)."""
+        player = self.st.players[p]
+        _, b = self.building_for(card)
+        top = b.top
+        color, number = tile_color(top), tile_number(top)
+        res = player.screen_res + (b.resources if b.owner == p else 0) - b.height - 1
+        sp = player.sp
+        return [
+            t for t in tiles
+            if res >= (1 if tile_color(t) != color else 0) and sp >= max(0, number - tile_number(t))
+        ]
+
     def construct(self, p: int, card: str, tile: str) -> None:
         st = self.st
         player = st.players[p]
