@@ -25,6 +25,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.frontend import Frontend
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pacing import Pacer
+from bot.discord.translator import UrbanistTranslator
 from bot.service import BootReport, TableService
 from bot.store import SqliteStore
 from bot.text import Renderer, discord_time
@@ -89,6 +90,7 @@ class UrbanistBot(discord.Client):
             self.scheduler.start()
         # Every button and select ever sent answers again, whatever its message.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(UrbanistTranslator())  # French names for French clients
         if self.config.sync_commands:
             await self.tree.sync()
         log.info("ready: %d running tables, %d jobs", self.boot_report.running_tables,
