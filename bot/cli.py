@@ -22,11 +22,22 @@ from typing import Any
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 DB_HELP = "SQLite file (default: $URBANIST_DB or ./urbanist.sqlite3)"
+ANY_DB_HELP = ("SQLite file or postgresql://user:password@host/database URL (default: "
+               "$URBANIST_DB or ./urbanist.sqlite3)")
 
 
 def default_db() -> Path:
     # The same rule as bot.store.sqlite.default_db_path, without importing the store.
     return Path(os.environ.get("URBANIST_DB") or "urbanist.sqlite3")
+
+
+def default_any_db() -> str:
+    """$URBANIST_DB (a path or a PostgreSQL URL) or ./urbanist.sqlite3."""
+    return os.environ.get("URBANIST_DB") or "urbanist.sqlite3"
+
+
+def is_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
 
 
 def lazy(module: str, function: str) -> Any:
@@ -157,28 +168,28 @@ def add_run(subparsers: Any) -> None:
 
 
 def add_backup(subparsers: Any) -> None:
-    p = subparsers.add_parser("backup", help="copy the live database (SQLite online backup)")
+    p = subparsers.add_parser("backup", help="copy the live database to an SQLite file")
     p.add_argument("path", type=Path)
-    p.add_argument("--db", type=Path, default=None, help="default: $URBANIST_DB or "
-                   "./urbanist.sqlite3")
+    p.add_argument("--db", default=None, help=ANY_DB_HELP)
     p.set_defaults(func=run_backup)
 
 
 def run_backup(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.store import SqliteStore
+    from bot.store import describe, open_store
     from bot.store.health import require_existing
 
     async def main() -> int:
-        source = args.db or default_db()
-        require_existing(str(source))
-        store = await SqliteStore.open(source)
+        source = str(args.db or default_any_db())
+        if not is_url(source):
+            require_existing(source)
+        store = await open_store(source)
         try:
             await store.backup(args.path)
         finally:
             await store.close()
-        print(f"backed up {source} to {args.path}")
+        print(f"backed up {describe(source)} to {args.path}")
         return 0
 
     return asyncio.run(main())
@@ -186,7 +197,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def add_check(subparsers: Any) -> None:
     p = subparsers.add_parser("check", help="integrity check, and replay every table's log")
-    p.add_argument("--db", type=Path, default=None)
+    p.add_argument("--db", default=None, help=ANY_DB_HELP)
     p.add_argument("--no-replay", action="store_true", help="only the SQLite integrity check")
     p.set_defaults(func=run_check)
 
@@ -195,18 +206,23 @@ def run_check(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.service import MemoryNotifier, TableService
-    from bot.store import SqliteStore
+    from bot.store import open_store
     from bot.store.health import require_existing, table_ids_at
 
     async def main() -> int:
-        path = str(args.db or default_db())
-        require_existing(path)  # check never creates a database
-        store = await SqliteStore.open(path)
+        path = str(args.db or default_any_db())
+        if not is_url(path):
+            require_existing(path)  # check never creates a database
+        store = await open_store(path)
         try:
             # Every problem is listed: a bad row is one line, never the end of the check.
             problems = await store.integrity_check()
             if not args.no_replay:
-                ids, unread = await asyncio.to_thread(table_ids_at, path)
+                unread: list[str] = []
+                if is_url(path):
+                    ids = await store.table_ids(("running", "paused", "finished"))
+                else:
+                    ids, unread = await asyncio.to_thread(table_ids_at, path)
                 problems += unread
                 service = TableService(store, MemoryNotifier())
                 for table_id in ids:
@@ -229,11 +245,20 @@ def run_check(args: argparse.Namespace) -> int:
     return asyncio.run(main())
 
 
+def add_migrate(subparsers: Any) -> None:
+    p = subparsers.add_parser("migrate", help="copy every table into a new, empty database "
+                              "(SQLite <-> PostgreSQL), verified by replay")
+    p.add_argument("source", help="SQLite file or postgresql:// URL")
+    p.add_argument("target", help="SQLite file or postgresql:// URL, empty")
+    p.set_defaults(func=lazy("bot.store.migrate", "run_migrate_command"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="urbanist", description="Asynchronous tables of "
                                      "city-building board games, on Discord or in a terminal.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for add in (add_local, add_tables, add_simulate, add_run, add_backup, add_check):
+    for add in (add_local, add_tables, add_simulate, add_run, add_backup, add_check,
+                add_migrate):
         add(subparsers)
     return parser
 

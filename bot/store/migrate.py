@@ -270,3 +270,24 @@ async def migrate(source: str | Path, target: str | Path) -> MigrationReport:
         target_store = await open_store(target)
         stack.push_async_callback(target_store.close)
         return await migrate_stores(source_store, target_store)
+
+
+def run_migrate_command(args: Any) -> int:
+    """``urbanist migrate SOURCE TARGET`` (bot/cli.py builds its parser)."""
+    import asyncio
+    import sys
+
+    from bot.store.factory import describe
+
+    try:
+        report = asyncio.run(migrate(args.source, args.target))
+    except MigrationError as exc:
+        print(f"urbanist: {exc}", file=sys.stderr)
+        return 1
+    copied = ", ".join(f"{count} {name}" for name, count in report.rows.items())
+    print(f"copied {describe(args.source)} to {describe(args.target)}: {copied}")
+    print(f"replayed {report.replayed} tables")
+    for problem in report.problems:
+        print(problem)
+    print("ok" if report.ok else f"{len(report.problems)} problems")
+    return 0 if report.ok else 1

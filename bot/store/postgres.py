@@ -424,6 +424,11 @@ class PostgresStore:
                 "channel_id = excluded.channel_id",
                 menu.table_id, menu.seat, menu.prompt_version, menu.channel_id, menu.message_id)
 
+    async def drop_menu(self, table_id: int, message_id: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute("DELETE FROM menus WHERE table_id = $1 AND message_id = $2",
+                               table_id, message_id)
+
     async def take_menus(self, table_id: int, seat: int | None,
                          before_version: int | None) -> list[MenuRecord]:
         """Remove and return the menus of ``seat`` (None: every seat) opened before
