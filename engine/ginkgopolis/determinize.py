@@ -15,7 +15,6 @@ before it) can no longer change: it is dealt from that seat's re-dealt hand.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from engine.core.protocol import Action, Game
@@ -29,7 +28,7 @@ from engine.ginkgopolis.state import Pick, State
 
 
 def determinize(st: State, seat: int, seed: int) -> State:
-    out = copy.deepcopy(st)
+    out = st.copy()
     rng = Rng.from_seed(seed)
     others = [i for i in range(out.count) if i != seat]
 
@@ -83,7 +82,7 @@ def _committed(st: State, p: int, rng: Rng) -> Pick:
     it can no longer be changed, so it is dealt as the greedy player would have made it."""
     greedy = GreedyPlayer()
     plays = [a for a in play_actions(st, p) if isinstance(a, PlayCard)]
-    values = [greedy.value(st, p, a) for a in plays]
+    values = greedy.values(st, p, plays)
     best = max(values)
     ties = [a for a, v in zip(plays, values, strict=True) if v == best]
     a = ties[rng.randbelow(len(ties))]
@@ -91,8 +90,9 @@ def _committed(st: State, p: int, rng: Rng) -> Pick:
 
 
 def _prior(st: State, seat: int, actions: Sequence[Action]) -> list[float]:
-    greedy = GreedyPlayer()
-    return [greedy.value(st, seat, a) if isinstance(a, GAction) else 0.0 for a in actions]
+    mine = [a for a in actions if isinstance(a, GAction)]
+    assert len(mine) == len(actions)
+    return GreedyPlayer().values(st, seat, mine)
 
 
 def search_player(game: Game[State]) -> SearchPlayer:
