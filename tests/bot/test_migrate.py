@@ -187,7 +187,8 @@ async def test_postgres_has_the_same_columns(pg_server: PgServer) -> None:
         try:
             for table in SCHEMA:
                 rows = await conn.fetch("SELECT column_name FROM information_schema.columns "
-                                        "WHERE table_name = $1", table.name)
+                                        "WHERE table_schema = current_schema() AND table_name = $1",
+                                        table.name)
                 assert {r[0] for r in rows} == set(table.columns), table.name
         finally:
             await conn.close()
