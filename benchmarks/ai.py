@@ -1,0 +1,90 @@
+"""Strength and speed of the search AI, one line per game and table size.
+
+Run: ``python benchmarks/ai.py`` (200 seeded games per line: hours on one core), or
+``python benchmarks/ai.py --games 20`` for a quick look; ``--game NAME`` and ``--seats N``
+pick lines. Each line: one ``search`` seat (seat ``seed % seats``) against ``greedy``
+seats, the search seat's win share (a win shared by k counts 1/k) with its 95% Wilson
+interval, and the time the search took per move (p50, p99, max), on one core at the
+default budget (iterations only, no time cap, so every figure replays for its seed).
+Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import Rng, game_names, get_game
+
+TWO_PLAYER = ("ginkgopolis", "skybridge")
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]:
+    game = get_game(name)
+    share = 0.0
+    times: list[float] = []
+    for seed in range(start, start + games):
+        me = seed % seats
+        players = [game.ai("greedy") for _ in range(seats)]
+        players[me] = game.ai("search")
+        rng = Rng.from_seed(seed)
+        state = game.setup(seats, {}, seed)
+        while (outcome := game.outcome(state)) is None:
+            seat = min(game.pending(state).waiting)
+            t0 = time.perf_counter()
+            action = players[seat].choose(state, seat, rng)
+            if seat == me:
+                times.append(time.perf_counter() - t0)
+            game.apply(state, seat, action)
+        winners = [s.seat for s in outcome.winners]
+        if me in winners:
+            share += 1 / len(winners)
+    times.sort()
+    low, high = wilson(share, games)
+    return {
+        "share": share / games, "low": low, "high": high,
+        "p50": times[len(times) // 2], "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
+        "max": times[-1], "moves": len(times),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200, help="seeded games per line")
+    parser.add_argument("--start", type=int, default=0, help="first seed")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--seats", type=int, action="append", help="only these table sizes")
+    args = parser.parse_args()
+    lines = [(name, 4) for name in game_names()]
+    lines += [(name, 2) for name in TWO_PLAYER if name in game_names()]
+    for name, seats in lines:
+        if (args.game and name not in args.game) or (args.seats and seats not in args.seats):
+            continue
+        start = time.perf_counter()
+        r = play_line(name, seats, args.games, args.start)
+        print(
+            f"{name}.search_vs_greedy_{seats}p share {100 * r['share']:.1f}% "
+            f"[95% {100 * r['low']:.1f}-{100 * r['high']:.1f}] over {args.games} games; "
+            f"move p50 {r['p50']:.3f}s p99 {r['p99']:.3f}s max {r['max']:.3f}s "
+            f"({r['moves']:.0f} moves, {time.perf_counter() - start:.0f}s)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
