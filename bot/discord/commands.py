@@ -79,19 +79,29 @@ async def table_here(interaction: Interaction, table: int | None = None, *,
     return found
 
 
-async def my_table(interaction: Interaction, table: int | None) -> TableInfo:
-    """For ``/hand``: in a server, the channel's table; in DMs, the user's table that waits
-    for them (or their only one)."""
+async def my_tables(interaction: Interaction, table: int | None) -> list[TableInfo]:
+    """For ``/hand``: in a server, the channel's table (or ``table`` of this server); in
+    DMs, ``table`` if the user sits at it, else the user's tables that wait for them (or
+    their only one): several mean the player chooses."""
     fe = frontend_of(interaction)
-    if interaction.guild is not None or table is not None:
-        return await table_here(interaction, table)
+    if interaction.guild is not None:
+        return [await table_here(interaction, table)]
     actor = fe.actor(interaction)
+    if table is not None:
+        # A DM belongs to no server: the table is theirs if they hold a seat at it.
+        try:
+            info = await fe.service.info(table)
+        except Refused:
+            info = None
+        if info is None or info.seat_of(actor.user_id) is None:
+            raise Refused("no_table", "You hold no seat at that table.", table_id=table)
+        return [info]
     tables = await fe.service.tables_of(actor.user_id)
     waiting = [t for t in tables if t.seat_of(actor.user_id) in t.waiting]
-    chosen = waiting or tables
+    chosen = waiting or tables[:1]
     if not chosen:
         raise Refused("no_table", "You have no table in play.")
-    return chosen[0]
+    return chosen
 
 
 def _done(fe: Frontend, verb: str, info: TableInfo, **extra: Any) -> str:
@@ -330,7 +340,13 @@ def build_commands(tree: app_commands.CommandTree[Any]) -> None:
     async def hand(interaction: Interaction, table: int | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
-            info = answer.about(await my_table(interaction, table))
+            found = await my_tables(interaction, table)
+            if len(found) > 1:  # several tables wait for this player: they choose
+                await fe.reply(interaction, fe.say(
+                    "hand_choose", answer.locale, None,
+                    tables=[{"id": t.id, "game": t.game} for t in found]))
+                return
+            info = answer.about(found[0])
             await interaction.response.defer(ephemeral=True, thinking=True)
             out = await fe.hand_message(info.id, fe.actor(interaction))
             await fe.reply(interaction, out)

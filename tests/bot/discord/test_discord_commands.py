@@ -156,3 +156,41 @@ async def test_unknown_game_and_missing_table(world: World) -> None:
     result = await alice.slash(world.channel, "hand")
     assert result.ephemeral
     assert isinstance(result.response.message, discord.Message)
+
+
+def said(result: simcord.InteractionResult) -> str:
+    messages = [result.response, *result.followups]
+    return "\n".join(m.content for m in messages if m is not None)
+
+
+async def test_hand_in_dms_takes_a_table_number_and_lets_the_player_choose(
+        world: World) -> None:
+    first = await open_table(world, "ginkgopolis", humans=2, bots=0)
+    alice = world.people[0]
+    await alice.click(world.status_message(first.id), custom_id=f"urb:l:start:{first.id}")
+    # A DM belongs to no server: the number names the player's own table.
+    result = await alice.user.slash("hand", table=first.id)
+    text = said(result)
+    assert "There is no such table here" not in text
+    assert f"Table #{first.id}" in text
+    # A table where the player holds no seat is refused.
+    result = await world.people[2].user.slash("hand", table=first.id)
+    refused = said(result)
+    assert "Hand:" not in refused and "no such table" in refused
+    # A second table, in another channel, waiting for Alice too: /hand without a number
+    # lists both for her to choose.
+    service = world.service
+    me, bob = world.actor(alice), world.actor(world.people[1])
+    second = await service.create(me, "skybridge", channel_id="424242", guild_id=first.guild_id)
+    await service.join(second.id, bob)
+    await service.start(second.id, me)
+    waiting = [t.id for t in await service.tables_of(me.user_id)
+               if t.seat_of(me.user_id) in t.waiting]
+    assert first.id in waiting
+    if second.id not in waiting:  # Bob moves first at Skybridge: let him
+        prompt = await service.prompt(second.id, bob)
+        await service.act(second.id, bob, prompt.options[0].json, version=prompt.version)
+    result = await alice.user.slash("hand")
+    listing = said(result)
+    assert "Several tables wait for you" in listing
+    assert f"#{first.id} (Ginkgopolis)" in listing and f"#{second.id} (Skybridge)" in listing
