@@ -12,9 +12,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import fakegame
+
 from bot.service import MemoryNotifier, TableService
 from bot.store import SqliteStore
 
+assert fakegame.NAME  # registers the game the worker plays
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LINE_TIMEOUT = 60.0
