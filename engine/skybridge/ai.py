@@ -8,10 +8,10 @@ from fractions import Fraction
 from engine.core.protocol import Action
 from engine.core.rng import Rng
 from engine.skybridge.actions import Place
-from engine.skybridge.board import FOUNDATIONS, Board
+from engine.skybridge.board import FOUNDATIONS
 from engine.skybridge.pieces import STOREYS
 from engine.skybridge.rules import current_slot, legal_moves, piece_colour
-from engine.skybridge.scoring import seat_totals
+from engine.skybridge.scoring import points_by_colour
 from engine.skybridge.seating import seat_colours
 from engine.skybridge.state import SkybridgeState
 
@@ -47,6 +47,7 @@ class GreedyAI:
         assert slot is not None
         storeys_left = _storeys_in_hand(state)
         roofs = [sum(state.supply[c]["roof"] for c in cs) for cs in seat_colours(state.seats)]
+        colours = seat_colours(state.seats)
         out: list[Fraction] = []
         for action in legal:
             assert isinstance(action, Place)
@@ -57,10 +58,17 @@ class GreedyAI:
                 held = [r - 1 if s == seat else r for s, r in enumerate(roofs)]
             else:
                 held = roofs
-            roof_worth = _roof_worth(board, left)
-            totals = seat_totals(board, state.seats)
-            worth = [t + roof_worth * h for t, h in zip(totals, held, strict=True)]
-            out.append(worth[seat] - max(w for s, w in enumerate(worth) if s != seat))
+            points = points_by_colour(board)
+            totals = [sum(points.get(c, 0) for c in cs) for cs in colours]
+            # Each seat's worth is its total plus a roof's worth (the tallest open tower
+            # plus an even share of the storeys left) per roof held, kept exact as
+            # numerators over the number of open towers: one Fraction per placement.
+            open_towers = [board.height(f) for f in FOUNDATIONS if not board.roofed(f)]
+            n = len(open_towers)
+            roof = n * max(open_towers) + left if n else 0
+            worth = [n * t + roof * h for t, h in zip(totals, held, strict=True)] if n else totals
+            lead = worth[seat] - max(w for s, w in enumerate(worth) if s != seat)
+            out.append(Fraction(lead, n or 1))
         return out
 
 
@@ -72,10 +80,3 @@ def _storeys_in_hand(state: SkybridgeState) -> int:
             for kind, count in pool.items():
                 total += count * STOREYS[kind] * (2 if kind == "bridge" else 1)
     return total
-
-
-def _roof_worth(board: Board, storeys_left: int) -> Fraction:
-    open_towers = [board.height(f) for f in FOUNDATIONS if not board.roofed(f)]
-    if not open_towers:
-        return Fraction(0)
-    return max(open_towers) + Fraction(storeys_left, len(open_towers))

@@ -50,7 +50,10 @@ class Board:
         self._heights = [sum(p.storeys for p in t) for t in self.towers]
 
     def copy(self) -> Board:
-        return Board([list(t) for t in self.towers])
+        board = Board.__new__(Board)
+        board.towers = [list(t) for t in self.towers]
+        board._heights = list(self._heights)
+        return board
 
     def tower(self, foundation: int) -> list[Piece]:
         return self.towers[foundation - 1]

@@ -62,6 +62,25 @@ def colour_points(board: Board, colour: str) -> int:
     return total
 
 
+def points_by_colour(board: Board) -> dict[str, int]:
+    """``colour_points`` of every colour on the board, in one pass over the towers."""
+    roofs: dict[str, list[int]] = {}
+    ends: dict[str, list[int]] = {}
+    for f, tower in enumerate(board.towers, 1):
+        if tower and tower[-1].kind == "roof":
+            roofs.setdefault(tower[-1].colour, []).append(f)
+        for piece in tower:
+            if piece.kind == "bridge":
+                ends.setdefault(piece.colour, []).append(f)
+    points = {c: sum(board.height(f) for f in fs) for c, fs in roofs.items()}
+    for colour, (a, b) in ends.items():
+        mine = roofs.get(colour, [])
+        extra = (board.height(b) if a in mine else 0) + (board.height(a) if b in mine else 0)
+        if extra:
+            points[colour] = points.get(colour, 0) + extra
+    return points
+
+
 def seat_totals(board: Board, seats: int) -> list[int]:
     return [sum(colour_points(board, c) for c in colours) for colours in seat_colours(seats)]
 
