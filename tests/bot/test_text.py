@@ -85,3 +85,35 @@ def test_pretty_view_is_readable() -> None:
     assert text.splitlines()[:2] == ["round: 2", "hand: [3, 5]"]
     assert "  - {seat: 0, sp: 4}" in text and "{seat: 1, sp: -}" in text
     assert "c: yes" in text
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_ginkgopolis_text_board_keeps_its_columns_and_fits_80(locale: str) -> None:
+    from tests.engine.ginkgopolis.render.states import GAME, early, late5
+
+    for state in (early(), late5()):
+        view = GAME.view(state, None)
+        text = Renderer().render_template("view", {"view": view}, locale=locale,
+                                          game="ginkgopolis")
+        lines = text.splitlines()
+        ys = sorted({int(b["y"]) for b in view["board"]}
+                    | {int(c[1]) for c in view["tokens"].values()})
+        rows = [ln for ln in lines if ln[:4].strip().lstrip("-").isdigit()
+                and int(ln[:4]) in ys and len(ln) > 10]
+        assert len(rows) == len(ys)
+        # Token cells, buildings and empty cells are the same width: every row is as
+        # long as the others, and each building code starts on a column boundary.
+        assert len({len(r) for r in rows}) == 1
+        assert all(len(r) <= 80 for r in rows)
+        for b in view["board"]:
+            row = next(r for r in rows if int(r[:4]) == int(b["y"]))
+            xs = sorted({int(c["x"]) for c in view["board"]}
+                        | {int(c[0]) for c in view["tokens"].values()})
+            start = 5 + 9 * xs.index(int(b["x"]))
+            assert row[start:start + 3].strip() == b["top"]
+        for letter, (x, y) in view["tokens"].items():
+            row = next(r for r in rows if int(r[:4]) == int(y))
+            xs = sorted({int(c["x"]) for c in view["board"]}
+                        | {int(c[0]) for c in view["tokens"].values()})
+            start = 5 + 9 * xs.index(int(x))
+            assert row[start:start + 8].strip() == f"({letter})"

@@ -91,7 +91,7 @@ def render_board(view: View, *, names: list[str] | None = None) -> bytes:
     lay = board_layout(view)
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, view, lay.size[0])
-    draw_city(c, view, lay.city)
+    draw_city(c, view, lay.city, coordinates=True)
     for box, p in zip(lay.panels, view["players"], strict=True):
         draw_panel(
             c,

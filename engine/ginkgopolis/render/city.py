@@ -10,6 +10,7 @@ from engine.ginkgopolis.render.palette import BUILDING_TINT, DISTRICT_EDGE, WHIT
 from engine.ginkgopolis.render.tiles import draw_tile, draw_token
 
 View = dict[str, Any]
+COORD = (120, 112, 98)  # muted ink: a guide, not a piece
 
 
 def owner_color(view: View, building: dict[str, Any]) -> str | None:
@@ -23,7 +24,8 @@ def owner_color(view: View, building: dict[str, Any]) -> str | None:
     return str(view["players"][int(owner)]["color"])
 
 
-def draw_city(c: Canvas, view: View, lay: CityLayout, *, numbered: bool = False) -> None:
+def draw_city(c: Canvas, view: View, lay: CityLayout, *, numbered: bool = False,
+              coordinates: bool = False) -> None:
     groups = districts(view)
     colors = {(int(b["x"]), int(b["y"])): str(b["color"]) for b in view["board"]}
     for cells in groups:
@@ -40,9 +42,24 @@ def draw_city(c: Canvas, view: View, lay: CityLayout, *, numbered: bool = False)
         )
     for letter, (x, y) in sorted(view["tokens"].items()):
         draw_token(c, lay.cell_box(int(x), int(y)), letter)
+    if coordinates:
+        _coordinates(c, view, lay)
     if numbered:
         for i, cells in enumerate(groups):
             _district_number(c, lay, cells[0], i + 1)
+
+
+def _coordinates(c: Canvas, view: View, lay: CityLayout) -> None:
+    """Column,row of every cell a token stands on or may move to (an empty cell beside a
+    building), as a move types them (``A@2,-3``) and the text board numbers them."""
+    built = {(int(b["x"]), int(b["y"])) for b in view["board"]}
+    tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
+    free = {(x + dx, y + dy) for x, y in built for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    size = max(14, lay.pitch // 5)
+    for x, y in sorted((free | tokens) - built):
+        x0, y0, x1, y1 = lay.cell_box(x, y)
+        cy = y1 - size // 2 - 2 if (x, y) in tokens else (y0 + y1) / 2
+        c.text(((x0 + x1) / 2, cy), f"{x},{y}", size, COORD, anchor="mm")
 
 
 def _grow(box: Box, k: int) -> Box:

@@ -46,3 +46,20 @@ def test_the_final_rows_name_the_players() -> None:
     for (x0, y0, x1, _), _s in zip(lay.rows, lay.standings, strict=True):
         assert not same(plain, named, (x0 + 90, y0 + 8, x0 + 300, y0 + 36))
         assert same(plain, named, (x1 - 50, y0 + 4, x1 - 4, y0 + 40))
+
+
+def test_cells_a_token_may_move_to_carry_their_coordinates() -> None:
+    from engine.ginkgopolis.render.city import COORD
+
+    view = GAME.view(late5(), None)
+    im = png(render_board(view))
+    lay = board_layout(view).city
+    built = {(int(b["x"]), int(b["y"])) for b in view["board"]}
+    tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
+    free = sorted({(x + 1, y) for x, y in built} - built - tokens)
+    assert free
+    for x, y in free[:3]:
+        x0, y0, x1, y1 = lay.cell_box(x, y)
+        pixels = list(im.crop((x0, y0, x1, y1)).getdata())
+        inked = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, COORD)) < 40)
+        assert inked > 20, (x, y)
