@@ -88,6 +88,21 @@ def lead_value(worths: Sequence[float], seat: int, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
 
 
+def one_ply_prior(game: Game[Any], determinize: Determinizer, evaluate: Evaluator) -> Prior:
+    """A prior for games without a cheap greedy value: ``evaluate`` after each action,
+    played on a copy of the (already determinized) state the search passes in."""
+
+    def prior(state: Any, seat: int, actions: Sequence[Action]) -> list[float]:
+        values = []
+        for action in actions:
+            world = determinize(state, seat, 0)
+            game.apply(world, seat, action)
+            values.append(evaluate(world, seat))
+        return values
+
+    return prior
+
+
 class SearchPlayer:
     """An :class:`AIPlayer` that searches; one per game, built by the game's ``ai``."""
 
