@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.history.cli import add_history_commands
+
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 DB_HELP = "SQLite file (default: $URBANIST_DB or ./urbanist.sqlite3)"
 ANY_DB_HELP = ("SQLite file or postgresql://user:password@host/database URL (default: "
@@ -258,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "city-building board games, on Discord or in a terminal.")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for add in (add_local, add_tables, add_simulate, add_run, add_backup, add_check,
-                add_migrate):
+                add_migrate, add_history_commands):
         add(subparsers)
     return parser
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.clock import Clock, SystemClock
+from bot.history.ratings import rated_game
 from bot.service import compose
 from bot.service.compose import note, present
 from bot.service.delivery import DeliveryWorker
@@ -124,7 +125,8 @@ class ServiceCore:
             # cancelled, so the database never holds half of it.
             await asyncio.shield(self.store.save(
                 record, expected_version=expected_version, seats=seats, timers=timers,
-                action=action, outbox=rows))
+                action=action, outbox=rows,
+                ratings=rated_game(live.record, record, staged.seats, action)))
         except VersionConflict:
             self._cache.drop(live.id)
             raise Refused("busy", "The table changed meanwhile; please try again.") from None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from bot.history.ratings import RatedGame, Rating, Result
 from bot.store.leases import Lease
 from bot.store.records import (
     ActionRecord,
@@ -58,12 +59,15 @@ class Store(Protocol):
         timers: Sequence[TimerRecord] | None = None,
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
+        ratings: RatedGame | None = None,
     ) -> None:
         """Write the table row, and optionally replace its seats and timers, append one
         action and queue outbox rows, in ONE durable transaction. The write is conditional
         on ``table.rev`` (the rev it was read at; bumped on success) and, with
         ``expected_version``, on the game version: otherwise VersionConflict, and nothing
-        is written, so a stale copy can never roll a table back."""
+        is written, so a stale copy can never roll a table back. ``ratings`` (given by the
+        write that finishes a table) adds its history rows and updates its players'
+        ratings in the same transaction (see bot.history.ratings.settle)."""
         ...
 
     async def outbox_tables(self, now: float) -> list[int]:
@@ -141,3 +145,20 @@ class Store(Protocol):
     async def load_leases(self) -> list[Lease]: ...
 
     async def backup(self, path: Path) -> None: ...
+
+    # -- history: results and ratings (see bot.history) --------------------------------
+
+    async def rebuild_history(self, games: Sequence[RatedGame]) -> None:
+        """Forget every result and rating and settle ``games`` again in finishing order
+        (``finished_at``, then table id), in ONE transaction."""
+        ...
+
+    async def load_results(self, guild_id: str, *, game: str | None = None,
+                           player: str | None = None, table_ids: Sequence[int] | None = None,
+                           limit: int | None = None) -> list[Result]:
+        """The result rows of ``guild_id``'s finished tables, newest first, grouped by
+        table: with ``player``, every row of the tables they played; ``limit`` counts
+        tables."""
+        ...
+
+    async def load_ratings(self, guild_id: str, game: str) -> list[Rating]: ...

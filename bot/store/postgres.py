@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import asyncpg
 
+from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import leases
 from bot.store.health import StorageError
 from bot.store.leases import Lease
@@ -41,7 +42,7 @@ from bot.store.records import (
     VersionConflict,
     canonical,
 )
-from bot.store.sqlite import _with_table_id
+from bot.store.sqlite import _first_tables, _with_table_id
 
 MAX_ID: Final = 2**63  # BIGINT
 POOL_MAX: Final = 10
@@ -320,6 +321,7 @@ class PostgresStore:
         timers: Sequence[TimerRecord] | None = None,
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
+        ratings: RatedGame | None = None,
     ) -> None:
         sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
                f"rev = rev + 1 WHERE id = ${_COUNT + 1} AND rev = ${_COUNT + 2}")
@@ -352,6 +354,8 @@ class PostgresStore:
                     action.public_text, canonical(action.events), action.source,
                     action.actor_id, float(action.at))
             await _insert_outbox(conn, table.id, outbox)
+            if ratings is not None:
+                await _settle(conn, ratings)
         table.rev += 1
 
     # -- the outbox and the menus ---------------------------------------------------
@@ -560,6 +564,85 @@ class PostgresStore:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(temp_name + suffix)
             raise
+
+    # -- history: results and ratings (bot/history; rows written by save and rebuild) --
+
+    async def rebuild_history(self, games: Sequence[RatedGame]) -> None:
+        async with self._connection() as conn, conn.transaction():
+            # One rebuild at a time, and no table finishing meanwhile with a stale view.
+            await conn.execute("LOCK TABLE results, ratings IN EXCLUSIVE MODE")
+            await conn.execute("DELETE FROM results")
+            await conn.execute("DELETE FROM ratings")
+            for game in sorted(games, key=lambda g: (g.finished_at, g.table_id)):
+                await _settle(conn, game)
+
+    async def load_results(self, guild_id: str, *, game: str | None = None,
+                           player: str | None = None, table_ids: Sequence[int] | None = None,
+                           limit: int | None = None) -> list[Result]:
+        where: list[str] = ["guild_id = $1"]
+        params: list[Any] = [guild_id]
+        if game is not None:
+            params.append(game)
+            where.append(f"game = ${len(params)}")
+        if player is not None:
+            params.append(player)
+            where.append(f"table_id IN (SELECT table_id FROM results WHERE guild_id = $1 "
+                         f"AND player = ${len(params)})")
+        if table_ids is not None:
+            params.append([t for t in table_ids if _in_range(t)])
+            where.append(f"table_id = ANY(${len(params)}::bigint[])")
+        sql = ("SELECT * FROM results WHERE " + " AND ".join(where)
+               + " ORDER BY finished_at DESC, table_id DESC, slot")
+        async with self._connection() as conn:
+            rows = await conn.fetch(sql, *params)
+        return _first_tables([_pg_result(r) for r in rows], limit)
+
+    async def load_ratings(self, guild_id: str, game: str) -> list[Rating]:
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
+                                    "ORDER BY player", guild_id, game)
+        return [_pg_rating(r) for r in rows]
+
+
+async def _settle(conn: Connection, game: RatedGame) -> None:
+    """The history rows and new ratings of one finished table. The players' rating rows
+    are locked (FOR UPDATE) so that two tables finishing at once in two processes update
+    them one after the other, never from the same old value."""
+    decisions: dict[int, dict[str, int]] = {}
+    for row in await conn.fetch("SELECT seat, source, COUNT(*) AS n FROM actions WHERE "
+                                "table_id = $1 GROUP BY seat, source", game.table_id):
+        decisions.setdefault(int(row["seat"]), {})[str(row["source"])] = int(row["n"])
+    players = sorted({c.player for c in game.competitors})
+    rows = await conn.fetch("SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND "
+                            "player = ANY($3::text[]) ORDER BY player FOR UPDATE",
+                            game.guild_id, game.game, players)
+    done = settle(game, decisions, {r["player"]: _pg_rating(r) for r in rows})
+    await conn.executemany(
+        "INSERT INTO results VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+        "$14, $15, $16, $17)",
+        [(r.table_id, r.slot, r.guild_id, r.game, r.player, r.name, r.is_bot, r.rank,
+          r.score, r.finished_at, r.started_at, r.versions, r.unrated, r.mu_before,
+          r.sigma_before, r.mu, r.sigma) for r in done.results])
+    if done.ratings:
+        await conn.executemany(
+            "INSERT INTO ratings VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT "
+            "(guild_id, game, player) DO UPDATE SET name = EXCLUDED.name, is_bot = "
+            "EXCLUDED.is_bot, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = "
+            "EXCLUDED.games, updated_at = EXCLUDED.updated_at",
+            [(game.guild_id, game.game, r.player, r.name, r.is_bot, r.mu, r.sigma, r.games,
+              r.updated_at) for r in done.ratings])
+
+
+def _pg_result(r: asyncpg.Record) -> Result:
+    return Result(r["table_id"], r["slot"], r["guild_id"], r["game"], r["player"], r["name"],
+                  r["is_bot"], r["rank"], r["score"], r["finished_at"], r["started_at"],
+                  r["versions"], r["unrated"], r["mu_before"], r["sigma_before"], r["mu"],
+                  r["sigma"])
+
+
+def _pg_rating(r: asyncpg.Record) -> Rating:
+    return Rating(r["player"], r["name"], r["is_bot"], r["mu"], r["sigma"], r["games"],
+                  r["updated_at"])
 
 
 # SQLite's named parameters in leases.py, in the order PostgreSQL's $n take them.

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import health, leases
 from bot.store.leases import Lease
 from bot.store.migrations import migrate
@@ -217,10 +218,12 @@ class SqliteStore:
         timers: Sequence[TimerRecord] | None = None,
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
+        ratings: RatedGame | None = None,
     ) -> None:
         await self._run(_save, table, expected_version,
                         None if seats is None else list(seats),
-                        None if timers is None else list(timers), action, list(outbox))
+                        None if timers is None else list(timers), action, list(outbox),
+                        ratings)
         table.rev += 1
 
     # -- the outbox and the menus ------------------------------------------------------
@@ -344,6 +347,37 @@ class SqliteStore:
         WAL; a corrupted source is refused (``health.StorageError``)."""
         await self._run(health.backup_to, Path(path))
 
+    # -- history: results and ratings (bot/history; rows written by save and rebuild) --
+
+    async def rebuild_history(self, games: Sequence[RatedGame]) -> None:
+        await self._run(_rebuild_history, list(games))
+
+    async def load_results(self, guild_id: str, *, game: str | None = None,
+                           player: str | None = None, table_ids: Sequence[int] | None = None,
+                           limit: int | None = None) -> list[Result]:
+        where: list[str] = ["guild_id = ?"]
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        if player is not None:
+            where.append("table_id IN (SELECT table_id FROM results WHERE guild_id = ? "
+                         "AND player = ?)")
+            params += [guild_id, player]
+        if table_ids is not None:
+            where.append(f"table_id IN ({', '.join('?' * len(table_ids))})")
+            params += list(table_ids)
+        sql = ("SELECT * FROM results WHERE " + " AND ".join(where)
+               + " ORDER BY finished_at DESC, table_id DESC, slot")
+        rows = await self._run(_fetchall, sql, params)
+        results = [_result_from_row(r) for r in rows]
+        return _first_tables(results, limit)
+
+    async def load_ratings(self, guild_id: str, game: str) -> list[Rating]:
+        rows = await self._run(_fetchall, "SELECT * FROM ratings WHERE guild_id = ? AND "
+                               "game = ? ORDER BY player", (guild_id, game))
+        return [_rating_from_row(r) for r in rows]
+
 
 # The operations themselves: plain functions of a sqlite3 connection, run on its thread.
 
@@ -438,7 +472,8 @@ def _load_actions(conn: sqlite3.Connection, table_id: int,
 
 def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | None,
           seats: list[SeatRecord] | None, timers: list[TimerRecord] | None,
-          action: ActionRecord | None, outbox: list[OutboxRow]) -> None:
+          action: ActionRecord | None, outbox: list[OutboxRow],
+          ratings: RatedGame | None = None) -> None:
     with _Transaction(conn):
         # Conditional on the rev this copy was read at: a stale copy writes nothing.
         sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
@@ -466,6 +501,8 @@ def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | 
                  action.actor_id, action.at),
             )
         _insert_outbox(conn, table.id, outbox)
+        if ratings is not None:
+            _settle(conn, ratings)
 
 
 def _insert_outbox(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow]) -> None:
@@ -552,3 +589,65 @@ def _take_menus(conn: sqlite3.Connection, table_id: int, seat: int | None,
         conn.execute(f"DELETE FROM menus WHERE {where}", params)
     return [MenuRecord(r["table_id"], r["seat"], r["prompt_version"], r["channel_id"],
                        r["message_id"]) for r in rows]
+
+
+# -- history: results and ratings ----------------------------------------------------
+
+
+def _settle(conn: sqlite3.Connection, game: RatedGame) -> None:
+    """The history rows and new ratings of one finished table, from the ratings as they
+    are in this transaction (so two tables finishing at once never lose an update)."""
+    decisions: dict[int, dict[str, int]] = {}
+    for seat, source, count in conn.execute(
+            "SELECT seat, source, COUNT(*) FROM actions WHERE table_id = ? "
+            "GROUP BY seat, source", (game.table_id,)):
+        decisions.setdefault(int(seat), {})[str(source)] = int(count)
+    players = sorted({c.player for c in game.competitors})
+    current = {r.player: r for r in (_rating_from_row(row) for row in conn.execute(
+        f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND player IN "
+        f"({', '.join('?' * len(players))})", (game.guild_id, game.game, *players)))}
+    done = settle(game, decisions, current)
+    conn.executemany(
+        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.table_id, r.slot, r.guild_id, r.game, r.player, r.name, int(r.is_bot), r.rank,
+          r.score, r.finished_at, r.started_at, r.versions, r.unrated, r.mu_before,
+          r.sigma_before, r.mu, r.sigma) for r in done.results])
+    conn.executemany(
+        "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(game.guild_id, game.game, r.player, r.name, int(r.is_bot), r.mu, r.sigma, r.games,
+          r.updated_at) for r in done.ratings])
+
+
+def _rebuild_history(conn: sqlite3.Connection, games: list[RatedGame]) -> None:
+    with _Transaction(conn):
+        conn.execute("DELETE FROM results")
+        conn.execute("DELETE FROM ratings")
+        for game in sorted(games, key=lambda g: (g.finished_at, g.table_id)):
+            _settle(conn, game)
+
+
+def _result_from_row(r: sqlite3.Row) -> Result:
+    return Result(r["table_id"], r["slot"], r["guild_id"], r["game"], r["player"], r["name"],
+                  bool(r["is_bot"]), r["rank"], r["score"], r["finished_at"],
+                  r["started_at"], r["versions"], r["unrated"], r["mu_before"],
+                  r["sigma_before"], r["mu"], r["sigma"])
+
+
+def _rating_from_row(r: sqlite3.Row) -> Rating:
+    return Rating(r["player"], r["name"], bool(r["is_bot"]), r["mu"], r["sigma"], r["games"],
+                  r["updated_at"])
+
+
+def _first_tables(results: list[Result], limit: int | None) -> list[Result]:
+    """The rows of the first ``limit`` tables (rows come grouped by table)."""
+    if limit is None:
+        return results
+    kept: list[Result] = []
+    tables: set[int] = set()
+    for r in results:
+        if r.table_id not in tables:
+            if len(tables) == limit:
+                break
+            tables.add(r.table_id)
+        kept.append(r)
+    return kept
