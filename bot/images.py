@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from bot.service.notifications import FileSpec
+from bot.text import Renderer
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +31,43 @@ log = logging.getLogger(__name__)
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
 
+# Discord's limit for an attachment's description (the alt text screen readers say).
+MAX_ALT_CHARS = 1024
+
+
 @dataclass(frozen=True)
 class Image:
     filename: str
     data: bytes
+    description: str = ""  # alt text; every image posted says in words what it shows
+
+    @property
+    def alt(self) -> str:
+        """The description, or one read from the file name (``timelapse-3.gif``)."""
+        if self.description:
+            return self.description[:MAX_ALT_CHARS]
+        kind, _, rest = self.filename.partition("-")
+        return f"{kind.capitalize()} image of table #{rest.split('.')[0]}"
+
+
+def describe(game: str, spec: FileSpec, *, table_id: int, names: Sequence[str] = (),
+             outcome: Mapping[str, Any] | None = None, locale: str = "en") -> str:
+    """The alt text of an image, from the ``image_alt`` template of ``locale``."""
+    kind = "hand" if spec.kind == "board" and spec.seat is not None else spec.kind
+    standings = []
+    for s in (outcome or {}).get("standings", []):
+        seat = s.get("seat")
+        name = names[seat] if isinstance(seat, int) and seat < len(names) else s.get("name")
+        standings.append({"rank": s.get("rank"), "name": name, "total": s.get("total")})
+    text = _renderer().render_template(
+        "image_alt", {"kind": kind, "table_id": table_id, "names": list(names),
+                      "standings": standings}, locale=locale, game=game)
+    return " ".join(text.split())[:MAX_ALT_CHARS]
+
+
+@functools.cache
+def _renderer() -> Renderer:
+    return Renderer()
 
 
 def renderer_module(game: str) -> ModuleType | None:
@@ -92,7 +126,8 @@ def filename_for(spec: FileSpec, table_id: int) -> str:
 
 async def render_async(game: str, spec: FileSpec, view: Mapping[str, Any], *, table_id: int,
                        names: Sequence[str] = (),
-                       outcome: Mapping[str, Any] | None = None) -> Image | None:
+                       outcome: Mapping[str, Any] | None = None,
+                       locale: str = "en") -> Image | None:
     """``render_png`` in a worker thread. A renderer's failure is logged and yields no
     image: a broken picture must never hold up a game."""
     loop = asyncio.get_running_loop()
@@ -108,4 +143,6 @@ async def render_async(game: str, spec: FileSpec, view: Mapping[str, Any], *, ta
         log.warning("image %s for table %d is %d bytes: too big for Discord", spec, table_id,
                     len(data))
         return None
-    return Image(filename_for(spec, table_id), data)
+    return Image(filename_for(spec, table_id), data,
+                 describe(game, spec, table_id=table_id, names=names, outcome=outcome,
+                          locale=locale))

@@ -38,7 +38,8 @@ class Outgoing:
         # A discord.File is consumed by sending: make a new one for every send.
         if self.image is None:
             return None
-        return discord.File(io.BytesIO(self.image.data), filename=self.image.filename)
+        return discord.File(io.BytesIO(self.image.data), filename=self.image.filename,
+                            description=self.image.alt)
 
 
 def frontend_of(interaction: discord.Interaction[Any]) -> Frontend:
@@ -175,7 +176,7 @@ class Frontend:
             else:
                 view = await self.service.view(info.id, None)
         return await images.render_async(game, spec, view, table_id=info.id, names=info.names,
-                                         outcome=info.outcome)
+                                         outcome=info.outcome, locale=info.locale)
 
     # ---------------------------------------------------------------- replies
 
