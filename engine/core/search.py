@@ -57,8 +57,8 @@ class SearchConfig:
     ``iterations``: simulations per decision (the deterministic budget).
     ``rollout``: the AI kind that plays every seat inside a simulation.
     ``width``: with a prior, how many of the best-ranked actions are searched.
-    ``horizon``: actions played in a simulation before ``evaluate`` cuts it off
-    (None plays to the end).
+    ``horizon``: actions played in a simulation before ``evaluate`` cuts it off, at
+    the first moment the searching seat is not the one to act (None plays to the end).
     ``time_limit``: seconds; stops the search early in play (None: never).
     """
 
@@ -88,15 +88,24 @@ def lead_value(worths: Sequence[float], seat: int, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
 
 
-def one_ply_prior(game: Game[Any], determinize: Determinizer, evaluate: Evaluator) -> Prior:
-    """A prior for games without a cheap greedy value: ``evaluate`` after each action,
-    played on a copy of the (already determinized) state the search passes in."""
+def one_ply_prior(
+    game: Game[Any], determinize: Determinizer, evaluate: Evaluator, policy: str = "greedy"
+) -> Prior:
+    """A prior for games without a cheap greedy value: ``evaluate`` after each action and
+    the rest of the seat's own turn played by ``policy``, on a copy of the (already
+    determinized) state the search passes in."""
+    player = game.ai(policy)
 
     def prior(state: Any, seat: int, actions: Sequence[Action]) -> list[float]:
         values = []
         for action in actions:
             world = determinize(state, seat, 0)
             game.apply(world, seat, action)
+            rng = Rng.from_seed(0)
+            for _ in range(50):
+                if game.outcome(world) is not None or seat not in game.pending(world).waiting:
+                    break
+                game.apply(world, seat, player.choose(world, seat, rng))
             values.append(evaluate(world, seat))
         return values
 
@@ -191,9 +200,12 @@ class SearchPlayer:
             outcome = game.outcome(world)
             if outcome is not None:
                 return outcome_value(outcome, seat)
-            if horizon is not None and steps >= horizon:
+            waiting = game.pending(world).waiting
+            # Never cut inside the seat's own turn (a take before its placement, a
+            # Neotopia turn of several steps): its value shows only once the turn is done.
+            if horizon is not None and steps >= horizon and seat not in waiting:
                 assert self.evaluate is not None
                 return self.evaluate(world, seat)
-            who = min(game.pending(world).waiting)
+            who = min(waiting)
             game.apply(world, who, self._policy.choose(world, who, rng))
             steps += 1

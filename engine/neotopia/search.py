@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core.protocol import Game
 from engine.core.rng import Rng
-from engine.core.search import SearchConfig, SearchPlayer, lead_value
+from engine.core.search import SearchConfig, SearchPlayer, lead_value, one_ply_prior
 from engine.neotopia.scoring import outcome
 from engine.neotopia.state import NeotopiaState
 
@@ -49,6 +49,8 @@ def evaluate(state: NeotopiaState, seat: int) -> float:
 
 
 def search_player(game: Game[NeotopiaState]) -> SearchPlayer:
-    """The ``search`` AI: greedy rollouts of a few actions, valued by the points now."""
-    return SearchPlayer(game, determinize, SearchConfig(iterations=24, horizon=10),
-                        evaluate=evaluate)
+    """The ``search`` AI: the few actions that score best once the turn is played on
+    greedily, then greedy rollouts of a few actions, valued by the points now."""
+    prior = one_ply_prior(game, determinize, evaluate)
+    config = SearchConfig(iterations=12, width=4, horizon=8)
+    return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.protocol import Game
 from engine.core.rng import Rng
-from engine.core.search import SearchConfig, SearchPlayer, lead_value
+from engine.core.search import SearchConfig, SearchPlayer, lead_value, one_ply_prior
 from engine.quadropolis.ai import city_value, progress_of
 from engine.quadropolis.scoring import city_of
 from engine.quadropolis.state import State
@@ -36,6 +36,8 @@ def evaluate(state: State, seat: int) -> float:
 
 
 def search_player(game: Game[State]) -> SearchPlayer:
-    """The ``search`` AI: greedy rollouts of a few actions, valued by ``city_value``."""
-    config = SearchConfig(iterations=32, horizon=8)
-    return SearchPlayer(game, determinize, config, evaluate=evaluate)
+    """The ``search`` AI: the few actions whose turn, played on greedily, values best,
+    then greedy rollouts of a few actions, valued by ``city_value``."""
+    prior = one_ply_prior(game, determinize, evaluate)
+    config = SearchConfig(iterations=16, width=6, horizon=6)
+    return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate)
