@@ -46,7 +46,8 @@ def run_conformance(
             _check_state(game, state, seats, seed + steps)
         before = canonical(game.state_to_json(state))
         events = game.apply(state, seat, action)
-        assert canonical(game.state_to_json(state)) != before or events is not None
+        # An accepted action changes the state or at least says something happened.
+        assert canonical(game.state_to_json(state)) != before or events, action.text()
         for event in events:
             json.dumps(event.to_json())
             assert event.to is None or 0 <= event.to < seats

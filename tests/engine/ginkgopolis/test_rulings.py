@@ -155,9 +155,10 @@ def test_pick_may_change_until_the_last_pick_resolves_the_round() -> None:
     GAME.apply(st, 0, b)
     assert st.players[0].pick is not None and st.players[0].pick.card == b.card
     assert st.round == 1 and st.phase == "pick"
-    GAME.apply(st, 1, GAME.legal_actions(st, 1)[0])
-    revealed = [r for r in st.revealed if r["seat"] == 0]
-    assert st.round == 2 or (revealed and revealed[0]["card"] == b.card)
+    events = GAME.apply(st, 1, GAME.legal_actions(st, 1)[0])
+    # The last pick resolves the round: seat 0's card is the changed one, not the first.
+    revealed = [e.data["card"] for e in events if e.kind == "reveal" and e.data["seat"] == 0]
+    assert revealed == [b.card] and a.card != b.card
 
 
 def test_g7_new_hand_withdraws_the_pick_and_both_tokens_may_be_used_in_one_round() -> None:
@@ -453,6 +454,14 @@ def test_g2_when_no_adjacent_cell_is_empty_the_outline_between_the_neighbours_is
     st.tokens["L"] = (-3, -2)
     options = table.token_options("A", (-1, -2))
     assert options and all(c not in st.board for c in options)
+    # Strictly between A's neighbours L and B on the outline, clockwise.
+    walk = outline(st.board)
+    k = walk.index(st.tokens["L"]) + 1
+    between = []
+    while walk[k % len(walk)] != st.tokens["B"]:
+        between.append(walk[k % len(walk)])
+        k += 1
+    assert set(options) <= set(between)
     for c in options:
         placed = restore(outline(st.board), {**st.tokens, "A": c}, "A", st.board)
         assert placed is not None and order_ok(outline(st.board), placed)
