@@ -55,6 +55,14 @@ SCHEMA: Final = (
                       "due_at", "error", "created_at", "done_at"), ("id",)),
     Copied("menus", ("table_id", "seat", "prompt_version", "channel_id", "message_id"),
            ("table_id", "message_id")),
+    # The history (bot/history): derived from the tables, but copied as it is, so that
+    # ratings settled in their finishing order need no rebuild on the target.
+    Copied("results", ("table_id", "slot", "guild_id", "game", "player", "name", "is_bot",
+                       "rank", "score", "finished_at", "started_at", "versions", "unrated",
+                       "mu_before", "sigma_before", "mu", "sigma"),
+           ("table_id", "slot"), ("is_bot",)),
+    Copied("ratings", ("guild_id", "game", "player", "name", "is_bot", "mu", "sigma", "games",
+                       "updated_at"), ("guild_id", "game", "player"), ("is_bot",)),
 )
 REPLAYED: Final[tuple[Status, ...]] = ("running", "paused", "finished")
 

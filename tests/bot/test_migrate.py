@@ -69,6 +69,7 @@ async def test_sqlite_to_postgres_and_back_keeps_everything(
         assert there.replayed == 3  # running, paused (with_bot) and finished
         assert there.rows["tables"] == 4 and there.rows["actions"] > 3
         assert there.rows["outbox"] > 0 and there.rows["menus"] == 2
+        assert there.rows["results"] == 2  # the finished game's two players
         again = await migrate(pg, back)
         assert again.ok and again.rows == there.rows and again.replayed == 3
 

@@ -190,7 +190,7 @@ async def test_an_existing_schema_1_database_is_upgraded(db_path: Path) -> None:
     store = await SqliteStore.open(db_path)
     try:
         version = await store._conn.execute_fetchall("PRAGMA user_version")
-        assert next(iter(version))[0] == 4 == len(migrations())
+        assert next(iter(version))[0] == len(migrations()) >= 4
         # The old row is intact, with no status message yet.
         table = await store.load_table(1)
         assert table is not None
@@ -230,7 +230,8 @@ async def test_postgres_schema_version_and_tables(store: Store, pg_url: str) -> 
     try:
         versions = [r[0] for r in await conn.fetch(
             "SELECT version FROM urbanist_schema ORDER BY version")]
-        assert versions == [m.number for m in pg_migrations()] == [1, 2]
+        assert versions == [m.number for m in pg_migrations()] == list(range(1, len(versions) + 1))
+        assert len(versions) >= 2
         names = {r[0] for r in await conn.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
         assert {"tables", "seats", "actions", "timers", "outbox", "menus", "leases"} <= names
