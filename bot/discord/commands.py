@@ -334,6 +334,8 @@ class TableCommands(app_commands.Group):
 def build_commands(tree: app_commands.CommandTree[Any]) -> None:
     games = playable_games()
     tree.add_command(TableCommands(games))
+    from bot.discord import history_commands  # /stats /leaderboard /history /table export
+    history_commands.register(tree)
 
     @tree.command(name="hand", description="Your private hand and choices, only for you")
     @app_commands.describe(table="A table number (default: this channel's, or yours in DMs)")
