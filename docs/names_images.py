@@ -4,6 +4,7 @@ shows them at 550)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,8 @@ def played(game_name: str, seats: int, seed: int, stop: int | None) -> Any:
             raise StopIteration
         return ais[seat].choose(st, seat, rng)
 
-    try:
+    with suppress(StopIteration):  # the wanted moment is reached
         playout(game, state, choose)
-    except StopIteration:
-        pass
     return game, state
 
 

@@ -61,5 +61,6 @@ def test_cells_a_token_may_move_to_carry_their_coordinates() -> None:
     for x, y in free[:3]:
         x0, y0, x1, y1 = lay.cell_box(x, y)
         pixels = list(im.crop((x0, y0, x1, y1)).getdata())
-        inked = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, COORD)) < 40)
+        inked = sum(1 for p in pixels
+                    if max(abs(a - b) for a, b in zip(p, COORD, strict=True)) < 40)
         assert inked > 20, (x, y)
