@@ -41,8 +41,9 @@ async def test_replace_by_another_member(service: TableService, store: SqliteSto
         ("your_turn", "u7")]
     prompt = await service.prompt(table, newcomer)
     await service.act(table, newcomer, prompt.options[0].json, version=prompt.version)
-    with pytest.raises(Refused):
+    with pytest.raises(Refused) as refused:
         await service.act_text(table, PLAYERS[1], "p1")
+    assert refused.value.code == "not_player"  # Bob no longer holds a seat
 
 
 async def test_leaving_a_game_and_bot_replaced_by_a_human(service: TableService,

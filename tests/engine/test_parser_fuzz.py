@@ -168,8 +168,9 @@ def test_the_length_check_refuses_past_the_limit_only() -> None:
     with pytest.raises(ParseError) as info:
         check_typed("a" * (MAX_TYPED + 1))
     assert (info.value.code, info.value.params["limit"]) == ("too_long", MAX_TYPED)
-    with pytest.raises(ParseError):
+    with pytest.raises(ParseError) as info:
         check_typed("abc", limit=2)
+    assert (info.value.code, info.value.params["limit"]) == ("too_long", 2)
 
 
 @pytest.mark.parametrize("token", ["", "-", "²", "①", "٣", "０", "1²", "1" * 7, "--1", "+1",

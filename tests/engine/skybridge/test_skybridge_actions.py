@@ -90,8 +90,9 @@ def test_from_json_rejects_garbage() -> None:
         {"type": "place", "kind": "roof", "at": [1], "colour": "purple"},
         {"type": "place", "kind": "bridge", "at": [1]},
     ):
-        with pytest.raises(ParseError):
+        with pytest.raises(ParseError) as info:
             GAME.action_from_json(data)
+        assert info.value.code == "parse", data
 
 
 def test_options_and_seat_counts_are_validated() -> None:
