@@ -46,6 +46,10 @@ from bot.store.sqlite import _first_tables, _with_table_id
 
 MAX_ID: Final = 2**63  # BIGINT
 POOL_MAX: Final = 10
+# A statement that has not answered in this many seconds is given up (a StorageError the
+# service refuses politely) rather than holding a player's click and the table's lock
+# forever behind a hung server or a lock that is never released.
+COMMAND_TIMEOUT: Final = 60.0
 URL_PREFIXES: Final = ("postgresql://", "postgres://")
 
 # asyncpg logs nothing with parameters, but keep it from ever doing so at DEBUG.
@@ -196,7 +200,8 @@ class PostgresStore:
         where = redact(url)
         pool: asyncpg.Pool | None = None
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                             command_timeout=COMMAND_TIMEOUT)
             async with pool.acquire() as conn:
                 await migrate(conn)
         except BaseException as exc:

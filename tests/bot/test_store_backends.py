@@ -352,3 +352,40 @@ async def test_processes_acting_at_once_apply_each_action_once(db_url: str,
     finally:
         for s in stores:
             await s.close()
+
+
+@postgres_only
+async def test_a_connection_lost_mid_save_is_refused_politely_and_the_pool_recovers(
+        service: TableService, store: Store, db_url: str) -> None:
+    """The server drops the bot's connection in the middle of a move's transaction (a
+    restart, a failover): the move is refused as a storage fault, nothing of it is
+    written, and the next try works on a new connection."""
+    table = await new_table(service, humans=2)
+    prompt = await service.prompt(table, HOST)
+    before = await store.load_actions(table)
+    admin = await asyncpg.connect(db_url)
+    try:
+        async with admin.transaction():
+            # Hold the table's row: the move's UPDATE waits on it, mid-transaction.
+            await admin.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table)
+            move = asyncio.create_task(service.act(table, HOST, prompt.options[0].json,
+                                                   version=prompt.version))
+            for _ in range(200):
+                waiting = await admin.fetchval(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+                if waiting is not None:
+                    break
+                await asyncio.sleep(0.02)
+            assert waiting is not None
+            await admin.execute("SELECT pg_terminate_backend($1)", waiting)
+            with pytest.raises(Refused) as refused:
+                await move
+        assert refused.value.code == "storage"
+        assert refused.value.context["fault"] == "io_error"
+    finally:
+        await admin.close()
+    assert await store.load_actions(table) == before
+    result = await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
+    assert result.version == prompt.version + 1
+    assert (await service.verify(table)).ok
