@@ -1,38 +1,41 @@
-"""Discord's rate limits, respected before Discord enforces them: about 5 messages per
-5 seconds in one channel and 50 requests per second for the whole bot. A bot with many
-busy tables then queues its messages instead of collecting 429s.
+"""Discord's rate limits, respected before Discord enforces them: at most 5 messages in
+any 5 seconds in one channel and 50 requests in any second for the whole bot. A bot
+with many busy tables then queues its messages instead of collecting 429s.
 
-Token buckets over the event loop's clock; ``wait`` sleeps until a request may go.
+A sliding window per key (the times of the last requests): a request goes when fewer
+than ``limit`` went in the last ``period`` seconds, else ``wait`` sleeps until the
+oldest of them leaves the window. (A token bucket would let 5 go at once and then one a
+second, which is 9 in the first 5 seconds.)
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 PER_CHANNEL = (5, 5.0)  # requests, seconds
 GLOBAL = (50, 1.0)
+_MAX_CHANNELS = 10_000  # windows kept; an idle channel's window is dropped first
 
 
 @dataclass
-class Bucket:
-    capacity: int
+class Window:
+    limit: int
     period: float
-    tokens: float = -1.0
-    stamp: float = 0.0
+    times: deque[float] = field(default_factory=deque)
 
     def delay(self, now: float) -> float:
-        """Seconds to wait before one more request; takes the token when none."""
-        if self.tokens < 0:
-            self.tokens, self.stamp = float(self.capacity), now
-        rate = self.capacity / self.period
-        self.tokens = min(float(self.capacity), self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        """Seconds until one more request fits (0: it fits now)."""
+        while self.times and self.times[0] <= now - self.period:
+            self.times.popleft()
+        if len(self.times) < self.limit:
             return 0.0
-        return (1 - self.tokens) / rate
+        return self.times[0] + self.period - now
+
+    def take(self, now: float) -> None:
+        self.times.append(now)
 
 
 @dataclass
@@ -42,9 +45,9 @@ class Pacer:
     enabled: bool = True
     clock: Callable[[], float] | None = None
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    _channels: dict[int, Bucket] = field(default_factory=dict)
-    _global: Bucket | None = None
     waited: float = 0.0  # seconds spent waiting, for benchmarks and tests
+    _channels: dict[int, Window] = field(default_factory=dict)
+    _global: Window | None = None
 
     def _now(self) -> float:
         return self.clock() if self.clock is not None else asyncio.get_running_loop().time()
@@ -55,16 +58,26 @@ class Pacer:
         if not self.enabled:
             return
         if self._global is None:
-            self._global = Bucket(*self.overall)
+            self._global = Window(*self.overall)
         while True:
             now = self._now()
-            delay = self._global.delay(now)
-            if delay == 0 and channel_id is not None:
-                bucket = self._channels.setdefault(channel_id, Bucket(*self.per_channel))
-                delay = bucket.delay(now)
-                if delay > 0:
-                    self._global.tokens += 1  # not spent: give it back
-            if delay == 0:
+            window = None
+            if channel_id is not None:
+                window = self._channels.get(channel_id)
+                if window is None:
+                    self._forget_idle(now)
+                    window = self._channels[channel_id] = Window(*self.per_channel)
+            delay = max(self._global.delay(now), window.delay(now) if window else 0.0)
+            if delay <= 0:
+                self._global.take(now)
+                if window is not None:
+                    window.take(now)
                 return
             self.waited += delay
             await self.sleep(delay)
+
+    def _forget_idle(self, now: float) -> None:
+        if len(self._channels) < _MAX_CHANNELS:
+            return
+        for key in [k for k, w in self._channels.items() if w.delay(now) == 0 and not w.times]:
+            del self._channels[key]

@@ -147,3 +147,19 @@ async def test_when_the_game_ends_no_menu_stays_live(world: World) -> None:
         await play_one(world, info.id)
     for member in world.people:
         assert all(not custom_ids(m) for m in world.dms(member)), member.name
+
+
+async def test_the_board_counts_as_posted_only_once_it_was(world: World) -> None:
+    """A failed post that carried a new board: the retry carries it again (the board was
+    marked as posted before the post succeeded, so the retry used to leave it out)."""
+    info = await started(world)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=500)
+    await play_one(world, info.id)
+    boards = [m for m in world.channel_messages()
+              if any(a.filename == f"board-{info.id}.png" for a in m.attachments)]
+    world.clock.advance(60)
+    await world.service.sweep()
+    await world.flush()
+    after = [m for m in world.channel_messages()
+             if any(a.filename == f"board-{info.id}.png" for a in m.attachments)]
+    assert len(after) == len(boards) + 1
