@@ -107,13 +107,18 @@ def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
     return None
 
 
-def render_timelapse(game: str, views: Sequence[Mapping[str, Any]]) -> bytes | None:
-    """GIF bytes of the public board over the game, for games that can draw one."""
+def render_timelapse(game: str, views: Sequence[Mapping[str, Any]],
+                     outcome: Mapping[str, Any] | None = None) -> bytes | None:
+    """GIF bytes of the public board over the game, for games that can draw one; the
+    ``outcome`` goes to a renderer that takes it (its last frame shows the scores)."""
     module = renderer_module(game)
     func = None if module is None else getattr(module, "render_timelapse", None)
     if func is None or not views:
         return None
-    data: bytes = func(list(views))
+    if outcome is not None and "outcome" in inspect.signature(func).parameters:
+        data: bytes = func(list(views), outcome=dict(outcome))
+    else:
+        data = func(list(views))
     return data
 
 

@@ -45,7 +45,8 @@ def round_views(game: Game[Any], table: TableRecord, seats: int,
 
 def _render(game: Game[Any], table: TableRecord, seats: int,
             actions: Sequence[ActionRecord]) -> bytes | None:
-    return images.render_timelapse(table.game, round_views(game, table, seats, actions))
+    return images.render_timelapse(table.game, round_views(game, table, seats, actions),
+                                   table.outcome)
 
 
 async def timelapse(service: TableService, table_id: int) -> images.Image | None:

@@ -21,6 +21,7 @@ from engine.ginkgopolis.render.palette import BACKGROUND, HIGHLIGHT, INK, WHITE
 from engine.ginkgopolis.render.panel import badge
 
 View = dict[str, Any]
+Outcome = dict[str, Any]  # Outcome.to_json()
 
 FRAME_MAX = 640  # pixels; a GIF this size stays small and Discord shows it whole
 BAND_H = 44
@@ -29,14 +30,18 @@ FRAME_MS = 700
 LAST_MS = 3000
 
 
-def render_timelapse(views: Sequence[View]) -> bytes:
-    """GIF bytes: the city after each of ``views`` (public views, one per round)."""
+def render_timelapse(views: Sequence[View], outcome: Outcome | None = None) -> bytes:
+    """GIF bytes: the city after each of ``views`` (public views, one per round). With the
+    game's ``outcome`` (``Outcome.to_json()``), the last frame shows the final scores
+    rather than the success-point tokens."""
     if not views:
         raise ValueError("render_timelapse needs at least one view")
     for v in views:
         require_public(v, "render_timelapse")
     size, city = timelapse_layout(views)
-    frames = [_frame(v, city, size) for v in views]
+    totals = _totals(outcome)
+    frames = [_frame(v, city, size, totals if i == len(views) - 1 else None)
+              for i, v in enumerate(views)]
     # A palette taken from the last (fullest) frame, applied to all without dithering:
     # deterministic, and flat areas stay flat, which keeps the GIF small.
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
@@ -68,18 +73,30 @@ def timelapse_layout(views: Sequence[View]) -> tuple[tuple[int, int], CityLayout
     return (width, height), place_city(bounds, area, pitch)
 
 
-def _frame(view: View, city: CityLayout, size: tuple[int, int]) -> Image.Image:
+def _totals(outcome: Outcome | None) -> dict[int | None, int] | None:
+    """Final score by seat (None: Hal)."""
+    if not outcome:
+        return None
+    return {s.get("seat"): int(s["total"]) for s in outcome.get("standings", [])}
+
+
+def _frame(view: View, city: CityLayout, size: tuple[int, int],
+           totals: dict[int | None, int] | None = None) -> Image.Image:
     width, height = size
     c = Canvas.new(width, height, BACKGROUND)
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
-    label = "Final city" if view.get("phase") == "over" else f"Round {view.get('round')}"
+    final = totals is not None and view.get("phase") == "over"
+    label = "Final scores" if final else (
+        "Final city" if view.get("phase") == "over" else f"Round {view.get('round')}")
     x = MARGIN + c.text((MARGIN, cy), label, 22, HIGHLIGHT, anchor="lm", bold=True) + 16
     for p in view["players"]:
         if x > width - 70:
             break
         badge(c, x + 13, cy, 26, str(p["color"]), on_dark=True)
         sp = "?" if p.get("sp") is None else str(p["sp"])
+        if final and totals is not None:
+            sp = str(totals.get(None if p.get("hal") else p.get("seat"), sp))
         x += 30 + c.text((x + 30, cy), sp, 18, WHITE, anchor="lm", bold=True) + 14
     draw_city(c, view, city)
     return c.im

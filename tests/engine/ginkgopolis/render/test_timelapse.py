@@ -60,3 +60,26 @@ def test_refuses_empty_and_private_input() -> None:
     st, _ = played(3, 2, stop_round=2)
     with pytest.raises(ValueError, match="public view"):
         render_timelapse([GAME.view(st, 0)])
+
+
+def test_the_last_frame_shows_the_final_scores_given_the_outcome() -> None:
+    from engine.ginkgopolis.render.timelapse import BAND_H
+
+    state, views = played(3, 4)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and views[-1]["phase"] == "over"
+    plain = _frames(render_timelapse(views))
+    scored = _frames(render_timelapse(views, outcome=outcome.to_json()))
+    width = plain[-1][0].width
+    band = (0, 0, width, BAND_H)
+    # Earlier frames are the same (but for the shared palette, taken from the last
+    # frame); the last one's band changes (scores, not tokens)...
+    from PIL import ImageChops, ImageStat
+
+    for (a, _), (b, _) in zip(plain[:-1], scored[:-1], strict=True):
+        assert max(ImageStat.Stat(ImageChops.difference(a, b)).mean) < 1
+    assert plain[-1][0].crop(band).tobytes() != scored[-1][0].crop(band).tobytes()
+    # ... unless the totals equal the tokens, which they do not in this game.
+    tokens = {p["seat"]: p["sp"] for p in views[-1]["players"] if not p.get("hal")}
+    totals = {s.seat: s.total for s in outcome.standings if s.seat is not None}
+    assert tokens != totals
