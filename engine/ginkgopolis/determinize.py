@@ -19,11 +19,12 @@ from collections.abc import Sequence
 
 from engine.core.protocol import Action, Game
 from engine.core.rng import Rng
-from engine.core.search import SearchConfig, SearchPlayer
+from engine.core.search import SearchConfig, SearchPlayer, lead_value
 from engine.ginkgopolis.actions import GAction, PlayCard
 from engine.ginkgopolis.ai import GreedyPlayer
 from engine.ginkgopolis.legal import play_actions
 from engine.ginkgopolis.rules import Table
+from engine.ginkgopolis.scoring import score
 from engine.ginkgopolis.state import Pick, State
 
 
@@ -95,6 +96,16 @@ def _prior(st: State, seat: int, actions: Sequence[Action]) -> list[float]:
     return GreedyPlayer().values(st, seat, mine)
 
 
+def evaluate(st: State, seat: int) -> float:
+    """The lead in points if the game ended now (SP, districts, kept cards)."""
+    totals = [0.0] * st.count
+    for s in score(st).standings:
+        totals[s.seat if s.seat is not None else st.count - 1] = float(s.total)
+    return lead_value(totals, seat, 6.0)
+
+
 def search_player(game: Game[State]) -> SearchPlayer:
-    """The ``search`` AI: greedy rollouts to the end, the greedy values as the prior."""
-    return SearchPlayer(game, determinize, SearchConfig(iterations=48, width=6), prior=_prior)
+    """The ``search`` AI: the greedy values as the prior, greedy rollouts of about four
+    rounds (to the end late in the game), valued by the lead in points."""
+    config = SearchConfig(iterations=40, width=6, horizon=48)
+    return SearchPlayer(game, determinize, config, prior=_prior, evaluate=evaluate)
