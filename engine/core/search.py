@@ -6,8 +6,10 @@ state that agrees with everything the deciding seat can see and re-deals everyth
 cannot (other hands, tiles behind screens, deck and supply order, face-down tiles,
 other seats' unrevealed picks, the generator's state). The candidate action is applied
 to it and the game is played on with a fast policy (each game's greedy player by
-default) to the end or to an evaluation cut-off. The value is the seat's win share,
-with its rank as a smaller, denser term.
+default) to the end, or for ``horizon`` actions and then valued by the game's
+``evaluate`` (a cut never falls inside the seat's own turn). The value of a finished
+game is the seat's win share, with its rank as a smaller, denser term; a cut-off is
+valued by the logistic of the seat's estimated lead (``lead_value``).
 
 Why not a deep tree. The engines are pure Python: a full game costs tens of
 milliseconds, so at one second per move only tens to a few hundred simulations fit.
@@ -18,7 +20,14 @@ budget is spent by *sequential halving*, which is built for picking the best arm
 a fixed budget: every round gives each surviving action the same simulations (common
 random numbers: the same determinizations and rollout seeds for every action, so their
 difference is not noise of the deal), then keeps the better half. A game may supply a
-*prior* that ranks actions so that only the most promising few are searched.
+*prior* that ranks actions so that only the ``width`` most promising are searched: its
+greedy player's values where it has them, else ``one_ply_prior`` (the evaluation after
+the action and the rest of the seat's turn).
+
+Per-game pieces (each game's ``ai("search")`` builds the player): Ginkgopolis
+(engine/ginkgopolis/determinize.py), Skybridge (engine/skybridge/search.py, open
+information), Quadropolis (engine/quadropolis/determinize.py), Neotopia
+(engine/neotopia/search.py).
 
 Soundness. The search reads the real state only through ``legal_actions`` of its own
 seat and the determinizer. A determinizer must depend only on the seat's view and the
