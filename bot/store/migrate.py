@@ -266,7 +266,7 @@ async def migrate(source: str | Path, target: str | Path) -> MigrationReport:
     """Open both stores (the source must exist), copy, verify, close."""
     from bot.store.factory import open_store
     from bot.store.health import require_existing
-    from bot.store.postgres import is_postgres_url
+    from bot.store.pg_faults import is_postgres_url
 
     if str(source) == str(target):
         raise MigrationError("the source and the target are the same database")

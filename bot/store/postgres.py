@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import tempfile
-import urllib.parse
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -25,9 +24,8 @@ import asyncpg
 
 from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import leases
-from bot.store.health import StorageError
 from bot.store.leases import Lease
-from bot.store.migrations import NewerSchema
+from bot.store.pg_faults import explain, redact
 from bot.store.pg_schema import Connection, migrate
 from bot.store.records import (
     ActionRecord,
@@ -50,7 +48,6 @@ POOL_MAX: Final = 10
 # service refuses politely) rather than holding a player's click and the table's lock
 # forever behind a hung server or a lock that is never released.
 COMMAND_TIMEOUT: Final = 60.0
-URL_PREFIXES: Final = ("postgresql://", "postgres://")
 
 # asyncpg logs nothing with parameters, but keep it from ever doing so at DEBUG.
 logging.getLogger("asyncpg").setLevel(logging.INFO)
@@ -63,61 +60,6 @@ _TABLE_COLUMNS = (
 _COUNT = len(_TABLE_COLUMNS.split(","))
 _TABLE_PLACEHOLDERS = ", ".join(f"${i}" for i in range(1, _COUNT + 1))
 _SEAT_INSERT = "INSERT INTO seats VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-
-
-def is_postgres_url(target: str | Path | None) -> bool:
-    return isinstance(target, str) and target.startswith(URL_PREFIXES)
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
-
-
-# SQLSTATE classes that are the storage's trouble, not a bug: what the service refuses
-# politely (the transaction was rolled back, so nothing is half done).
-_FAULT_CLASSES: Final = {
-    "08": ("io_error", "the connection to the database at {where} was lost ({detail})"),
-    "53": ("disk_full", "the database server at {where} is out of resources ({detail})"),
-    "57": ("io_error", "the database server at {where} is shutting down ({detail})"),
-    "58": ("io_error", "the database server at {where} has a system error ({detail})"),
-    "XX": ("corrupt", "the database server at {where} reports an internal error ({detail})"),
-    "40": ("busy", "the database at {where} is busy ({detail})"),
-}
-
-
-def explain(error: BaseException, where: str) -> StorageError | None:
-    """The StorageError for a PostgreSQL fault; None for a bug (a constraint violated, a
-    bad statement) or a cancellation, which must propagate as it is."""
-    if isinstance(error, StorageError):
-        return error
-    detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-    if isinstance(error, asyncpg.PostgresError):
-        sqlstate = str(getattr(error, "sqlstate", "") or "")
-        if sqlstate == "53100":
-            return StorageError("disk_full", f"the disk of the database server at {where} "
-                                "is full", path=where)
-        if sqlstate == "3D000":
-            return StorageError("missing", f"no database at {where} ({detail})", path=where)
-        if sqlstate.startswith("28"):
-            return StorageError("cannot_open", f"cannot log in to {where} ({detail})",
-                                path=where)
-        found = _FAULT_CLASSES.get(sqlstate[:2])
-        if found is None:
-            return None
-        code, message = found
-        return StorageError(code, message.format(where=where, detail=detail), path=where)
-    if isinstance(error, NewerSchema):
-        return StorageError("newer_schema", f"{where} was written by a newer Urbanist "
-                            f"({error}): upgrade Urbanist to use it", path=where)
-    if isinstance(error, (OSError, asyncpg.InterfaceError, TimeoutError)):
-        return StorageError("cannot_open" if isinstance(error, OSError) else "io_error",
-                            f"cannot reach the database at {where} ({detail})", path=where)
-    return None
 
 
 def _table_values(t: TableRecord) -> tuple[Any, ...]:
