@@ -188,8 +188,10 @@ def settle(game: RatedGame, decisions: Mapping[int, Mapping[str, int]],
             continue
         pairs = after[c.player]
         old = priors[c.player]
+        # A bot's rating is its kind's, whatever each seat was called.
+        name = c.player.removeprefix(BOT_PREFIX) if c.is_bot else c.name
         ratings.append(Rating(
-            c.player, c.name, c.is_bot, sum(p[0] for p in pairs) / len(pairs),
+            c.player, name, c.is_bot, sum(p[0] for p in pairs) / len(pairs),
             sum(p[1] for p in pairs) / len(pairs), (old.games if old else 0) + 1,
             game.finished_at))
     return Settlement(tuple(rows), tuple(ratings))
