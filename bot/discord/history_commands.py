@@ -185,6 +185,8 @@ def register(tree: app_commands.CommandTree[Any]) -> None:
 
     @tree.command(name="stats", description="A member's games, wins, scores and rating here")
     @app_commands.describe(member="Whose (default: yours)", game="Only this game")
+    @app_commands.choices(game=[app_commands.Choice(name=g.capitalize(), value=g)
+                                for g in games])
     async def stats_command(interaction: Interaction, member: discord.Member | None = None,
                             game: str | None = None) -> None:
         async with Answer(interaction) as answer:
