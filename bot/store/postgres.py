@@ -142,8 +142,9 @@ class PostgresStore:
         where = redact(url)
         pool: asyncpg.Pool | None = None
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
-                                             command_timeout=COMMAND_TIMEOUT)
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, command_timeout=COMMAND_TIMEOUT,
+                server_settings={"application_name": "urbanist"})
             async with pool.acquire() as conn:
                 await migrate(conn)
         except BaseException as exc:
