@@ -186,9 +186,15 @@ class ServiceCore:
 
     @staticmethod
     def _round(live: LiveTable) -> Any:
-        """The public view's round (None for a game without rounds)."""
+        """What a piece of news belongs to: the table's news of one such unit is told in
+        one post. A game says it with an optional ``news_key(state)`` (a player's turn
+        in Quadropolis and Neotopia); by default it is the public view's ``round`` (the
+        simultaneous rounds of Ginkgopolis); None (Skybridge) tells every move."""
         if live.state is None:
             return None
+        hook = getattr(live.game, "news_key", None)
+        if hook is not None:
+            return hook(live.state)
         return live.game.view(live.state, None).get("round")
 
     def _lobby_context(self, live: LiveTable) -> dict[str, Any]:

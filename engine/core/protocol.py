@@ -143,6 +143,10 @@ class Game(Protocol[S]):
 
     def ai(self, kind: str) -> AIPlayer[S]: ...
 
+    # Optional: ``news_key(state) -> Hashable``, what a piece of news belongs to (a
+    # round, a player's turn). A front end tells one such unit in one post; without it
+    # the public view's ``round`` is used (None: every move is news).
+
     def scramble_hidden(self, state: S, seat: int | None, seed: int) -> S:
         """A copy of ``state`` with everything ``seat`` may not see re-dealt at random.
 

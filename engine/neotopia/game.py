@@ -41,6 +41,10 @@ class NeotopiaGame:
     def view(self, state: NeotopiaState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
+    def news_key(self, state: NeotopiaState) -> tuple[int, int]:
+        """A player's turn (three actions and their bonuses) is told in one post."""
+        return (state.round, state.current)
+
     def outcome(self, state: NeotopiaState) -> Outcome | None:
         return scoring.outcome(state) if state.over else None
 

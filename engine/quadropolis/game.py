@@ -49,6 +49,10 @@ class QuadropolisGame:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
+    def news_key(self, state: State) -> tuple[int, int, int | None]:
+        """A player's turn (take, then place) is told to the table in one post."""
+        return (state.round, state.turn, state.to_play)
+
     def outcome(self, state: State) -> Outcome | None:
         return outcome(state) if state.over else None
 
