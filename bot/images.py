@@ -79,15 +79,22 @@ def renderer_module(game: str) -> ModuleType | None:
         raise
 
 
-def _call(func: Callable[..., bytes], *args: Any, names: Sequence[str]) -> bytes:
-    # Renderers differ in whether they take the names; pass them only where wanted.
-    if "names" in inspect.signature(func).parameters:
-        return func(*args, names=list(names))
-    return func(*args)
+def _call(func: Callable[..., bytes], *args: Any, names: Sequence[str],
+          locale: str = "en") -> bytes:
+    # Renderers differ in whether they take the names and the language: pass them only
+    # where wanted.
+    wanted = inspect.signature(func).parameters
+    extra: dict[str, Any] = {}
+    if "names" in wanted:
+        extra["names"] = list(names)
+    if "locale" in wanted:
+        extra["locale"] = locale
+    return func(*args, **extra)
 
 
 def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
-               names: Sequence[str] = (), outcome: Mapping[str, Any] | None = None) -> bytes | None:
+               names: Sequence[str] = (), outcome: Mapping[str, Any] | None = None,
+               locale: str = "en") -> bytes | None:
     """PNG bytes for ``spec`` drawn from ``view`` (the view of ``spec.seat``), or None when
     the game has no renderer for it. Synchronous and CPU bound: see ``render_async``."""
     module = renderer_module(game)
@@ -96,29 +103,33 @@ def render_png(game: str, spec: FileSpec, view: Mapping[str, Any], *,
     if spec.kind == "board":
         func = getattr(module, "render_private", None) if spec.seat is not None else None
         if func is not None:
-            return _call(func, view, names=names)
+            return _call(func, view, names=names, locale=locale)
         board = getattr(module, "render_board", None)
-        return None if board is None else _call(board, view, names=names)
+        return None if board is None else _call(board, view, names=names, locale=locale)
     if spec.kind == "scores":
         final = getattr(module, "render_final", None)
         if final is None or outcome is None:
             return None
-        return _call(final, view, dict(outcome), names=names)
+        return _call(final, view, dict(outcome), names=names, locale=locale)
     return None
 
 
 def render_timelapse(game: str, views: Sequence[Mapping[str, Any]],
-                     outcome: Mapping[str, Any] | None = None) -> bytes | None:
+                     outcome: Mapping[str, Any] | None = None,
+                     locale: str = "en") -> bytes | None:
     """GIF bytes of the public board over the game, for games that can draw one; the
     ``outcome`` goes to a renderer that takes it (its last frame shows the scores)."""
     module = renderer_module(game)
     func = None if module is None else getattr(module, "render_timelapse", None)
     if func is None or not views:
         return None
-    if outcome is not None and "outcome" in inspect.signature(func).parameters:
-        data: bytes = func(list(views), outcome=dict(outcome))
-    else:
-        data = func(list(views))
+    wanted = inspect.signature(func).parameters
+    extra: dict[str, Any] = {}
+    if outcome is not None and "outcome" in wanted:
+        extra["outcome"] = dict(outcome)
+    if "locale" in wanted:
+        extra["locale"] = locale
+    data: bytes = func(list(views), **extra)
     return data
 
 
@@ -136,7 +147,8 @@ async def render_async(game: str, spec: FileSpec, view: Mapping[str, Any], *, ta
     """``render_png`` in a worker thread. A renderer's failure is logged and yields no
     image: a broken picture must never hold up a game."""
     loop = asyncio.get_running_loop()
-    job = functools.partial(render_png, game, spec, view, names=names, outcome=outcome)
+    job = functools.partial(render_png, game, spec, view, names=names, outcome=outcome,
+                            locale=locale)
     try:
         data = await loop.run_in_executor(None, job)
     except Exception:

@@ -46,7 +46,7 @@ def round_views(game: Game[Any], table: TableRecord, seats: int,
 def _render(game: Game[Any], table: TableRecord, seats: int,
             actions: Sequence[ActionRecord]) -> bytes | None:
     return images.render_timelapse(table.game, round_views(game, table, seats, actions),
-                                   table.outcome)
+                                   table.outcome, locale=table.locale)
 
 
 async def timelapse(service: TableService, table_id: int) -> images.Image | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
 from engine.ginkgopolis.render.city import draw_city
 from engine.ginkgopolis.render.layout import (
     CityLayout,
@@ -28,6 +28,7 @@ from engine.ginkgopolis.render.palette import (
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height
 from engine.ginkgopolis.render.tiles import draw_tile, draw_token, height_badge, owner_strip
+from engine.ginkgopolis.render.words import language, tr
 
 View = dict[str, Any]
 
@@ -84,10 +85,15 @@ def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = Non
     return BoardLayout((width, height), city, city_area, tuple(panels), legend)
 
 
-def render_board(view: View, *, names: list[str] | None = None) -> bytes:
+def render_board(view: View, *, names: list[str] | None = None, locale: str = "en") -> bytes:
     """PNG of the public board. Refuses a seat's view: what is posted must hold no secret.
-    ``names`` (by seat) are written beside each player's colour."""
+    ``names`` (by seat) are written beside each player's colour; labels in ``locale``."""
     require_public(view, "render_board")
+    with language(locale):
+        return _board(view, names)
+
+
+def _board(view: View, names: list[str] | None) -> bytes:
     lay = board_layout(view)
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, view, lay.size[0])
@@ -116,30 +122,32 @@ def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis"
     x = MARGIN + 4
     x += c.text((x, cy), title, 28, (255, 255, 255), anchor="lm", bold=True) + 22
     phase = view.get("phase")
-    label = f"Round {view.get('round')}"
+    label = tr("Round {n}", n=view.get("round"))
     if phase == "over":
-        label = f"Final city - round {view.get('round')}"
+        label = tr("Final city - round {n}", n=view.get("round"))
     elif phase == "draft":
-        label = "Character draft"
+        label = tr("Character draft")
     w = c.text((x + 10, cy), label, 22, INK, anchor="lm", bold=True)
     c.d.rounded_rectangle((x, cy - 17, x + w + 20, cy + 17), radius=8, fill=HIGHLIGHT)
     c.text((x + 10, cy), label, 22, INK, anchor="lm", bold=True)
     x += w + 40
     light = (230, 226, 216)
     if phase != "over":  # at the end, deck and supply no longer matter: room for the title
-        x += c.text((x, cy), f"Deck {view.get('deck')} cards", 18, light, anchor="lm") + 22
+        x += c.text((x, cy), tr("Deck {n} cards", n=view.get("deck")), 18, light,
+                    anchor="lm") + 22
         icons.tile(c, x + 9, cy, 18)
-        supply = f"Tile supply {view.get('supply')}"
+        supply = tr("Tile supply {n}", n=view.get("supply"))
         if view.get("exhaustions"):
-            supply += f" (ran out {view.get('exhaustions')}x)"
+            supply = tr("Tile supply {n} (ran out {k}x)", n=view.get("supply"),
+                        k=view.get("exhaustions"))
         x += 24 + c.text((x + 24, cy), supply, 18, light, anchor="lm") + 22
     first = next((p for p in view["players"] if _is_first(view, p)), None)
     if first is not None:
-        x += c.text((x, cy), "First:", 18, light, anchor="lm") + 18
+        x += c.text((x, cy), tr("First:"), 18, light, anchor="lm") + 18
         badge(c, x, cy, 28, str(first["color"]), on_dark=True)
         x += 26
     if view.get("end_triggered") and phase != "over":
-        c.text((width - MARGIN - 4, cy), "LAST ROUND", 20, HIGHLIGHT, anchor="rm", bold=True)
+        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), 20, HIGHLIGHT, anchor="rm", bold=True)
 
 
 def draw_legend(c: Canvas, box: Box) -> None:
@@ -152,7 +160,9 @@ def draw_legend(c: Canvas, box: Box) -> None:
         x = x0 + (i % 3) * col
         cy = y0 + (i // 3) * row + row // 2
         sample(c, x, cy, row - 4)
-        c.text((x + 62, cy), words, size, INK, anchor="lm")
+        label = tr(words)
+        c.text((x + 62, cy), label, fit_size(label, col - 66, size, minimum=10), INK,
+               anchor="lm")
 
 
 def _sample_tile(c: Canvas, x: int, cy: int, s: int) -> None:

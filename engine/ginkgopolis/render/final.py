@@ -28,6 +28,7 @@ from engine.ginkgopolis.render.palette import (
     name_of,
 )
 from engine.ginkgopolis.render.panel import badge
+from engine.ginkgopolis.render.words import language, tr
 
 View = dict[str, Any]
 Outcome = dict[str, Any]
@@ -92,18 +93,24 @@ def final_layout(view: View, outcome: Outcome) -> FinalLayout:
     return FinalLayout((width, top + body_h + MARGIN), city, legend, table, standings, rows)
 
 
-def render_final(view: View, outcome: Outcome, *, names: list[str] | None = None) -> bytes:
+def render_final(view: View, outcome: Outcome, *, names: list[str] | None = None,
+                 locale: str = "en") -> bytes:
     """PNG: final city and score breakdown (``outcome`` is ``Outcome.to_json()``), with
     each player's name (``names``, by seat) beside their colour."""
     require_public(view, "render_final")
+    with language(locale):
+        return _final(view, outcome, names)
+
+
+def _final(view: View, outcome: Outcome, names: list[str] | None) -> bytes:
     lay = final_layout(view, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
-    draw_header(c, view, lay.size[0], title="Ginkgopolis - final scores")
+    draw_header(c, view, lay.size[0], title=tr("Ginkgopolis - final scores"))
     draw_city(c, view, lay.city, numbered=True)
     draw_legend(c, lay.legend)
     x0, y0, x1, _ = lay.table
-    c.text((x0 + 4, y0 + 6), "Final scoring", 22, INK, anchor="la", bold=True)
-    c.text((x1 - 4, y0 + 10), "numbered circles = districts", 13, MUTED, anchor="ra")
+    c.text((x0 + 4, y0 + 6), tr("Final scoring"), 22, INK, anchor="la", bold=True)
+    c.text((x1 - 4, y0 + 10), tr("numbered circles = districts"), 13, MUTED, anchor="ra")
     for box, s in zip(lay.rows, lay.standings, strict=True):
         _row(c, box, view, s, names)
     return c.png()
@@ -124,7 +131,7 @@ def _row(c: Canvas, box: Box, view: View, s: dict[str, Any], names: list[str] | 
     rank = f"#{s['rank']}"
     c.text((x0 + 12, cy), rank, 22, INK, anchor="lm", bold=True)
     badge(c, x0 + 70, cy, 30, str(p["color"]))
-    tag = "  - winner" if win else ""
+    tag = tr("  - winner") if win else ""
     room = x1 - 12 - 60 - (x0 + 92) - text_width(tag, 20, bold=True)
     name = fit_text(name_of(p, names), room, 20, bold=True)
     c.text((x0 + 92, cy), name + tag, 20, INK, anchor="lm", bold=True)
@@ -135,7 +142,7 @@ def _row(c: Canvas, box: Box, view: View, s: dict[str, Any], names: list[str] | 
     col_w = (x1 - x0 - 24) // len(COLUMNS)
     for i, (key, label) in enumerate(COLUMNS):
         cx = x0 + 12 + i * col_w
-        c.text((cx, y0 + 44), label, 13, MUTED, anchor="la")
+        c.text((cx, y0 + 44), tr(label), 13, MUTED, anchor="la")
         c.text((cx, y0 + 58), str(_sum(lines, key)), 18, INK, anchor="la", bold=True)
     # Two lines at a readable size rather than one that shrinks to nothing.
     rows = _wrap(_details(lines), x1 - x0 - 24, DETAIL_SIZE)
@@ -169,7 +176,8 @@ def _details(lines: list[dict[str, Any]]) -> list[str]:
     for ln in lines:
         d = ln.get("detail", {})
         if ln["key"] == "district":
-            place = PLACE.get(int(d.get("place", 0)), "?")
-            color = BUILDING_NAME.get(str(d.get("color")), "?").lower()
-            parts.append(f"district {d.get('district')} ({color}) {place} +{ln['points']}")
+            place = tr(PLACE.get(int(d.get("place", 0)), "?"))
+            color = tr(BUILDING_NAME.get(str(d.get("color")), "?").lower())
+            parts.append(tr("district {n} ({colour}) {place} +{points}", n=d.get("district"),
+                            colour=color, place=place, points=ln["points"]))
     return parts

@@ -18,6 +18,7 @@ from engine.ginkgopolis.render.palette import (
     player_name,
     player_text,
 )
+from engine.ginkgopolis.render.words import tr
 
 Player = dict[str, Any]
 
@@ -94,7 +95,7 @@ def draw_panel(
     label = fit_text(player_name(color, hal, name), room, 22, bold=True)
     x += c.text((x, row1), label, 22, INK, anchor="lm", bold=True) + 10
     if first:
-        tag = "1st player"
+        tag = tr("1st player")
         w = c.text((x + 8, row1), tag, 15, INK, anchor="lm", bold=True)
         c.d.rounded_rectangle(
             (x, row1 - 12, x + w + 16, row1 + 12), radius=6, outline=INK, fill=HIGHLIGHT, width=1
@@ -104,7 +105,7 @@ def draw_panel(
     c.text((x1 - pad, row1), sp, 26, INK, anchor="rm", bold=True)
     spw = text_width(sp, 26, bold=True)
     icons.star(c, x1 - pad - spw - 16, row1, 24)
-    c.text((x1 - pad - spw - 32, row1 + 1), "SP", 14, MUTED, anchor="rm", bold=True)
+    c.text((x1 - pad - spw - 32, row1 + 1), tr("SP"), 14, MUTED, anchor="rm", bold=True)
 
     row2 = y0 + 52
     # Solitaire has no New Hand tokens (rulebook, Solitaire Version).
@@ -113,7 +114,7 @@ def draw_panel(
     if drafting and not p.get("characters") and not p.get("kept"):
         c.text(
             (left, top + 10),
-            f"Drafting characters ({p.get('characters_count', 0)} kept so far)",
+            tr("Drafting characters ({n} kept so far)", n=p.get("characters_count", 0)),
             14,
             MUTED,
         )
@@ -124,7 +125,7 @@ def draw_panel(
 def _counts(c: Canvas, x: int, cy: int, p: Player, hal: bool, *, new_hand: bool) -> None:
     size = 15
     if not hal:
-        x += c.text((x, cy), "screen", size, MUTED, anchor="lm") + 5
+        x += c.text((x, cy), tr("screen"), size, MUTED, anchor="lm") + 5
         icons.cube(c, x + 8, cy, 16)
         x += (
             18
@@ -135,7 +136,7 @@ def _counts(c: Canvas, x: int, cy: int, p: Player, hal: bool, *, new_hand: bool)
         x += (
             18 + c.text((x + 18, cy), shown(p.get("tiles")), size, INK, anchor="lm", bold=True) + 14
         )
-    x += c.text((x, cy), "city", size, MUTED, anchor="lm") + 5
+    x += c.text((x, cy), tr("city"), size, MUTED, anchor="lm") + 5
     icons.cube(c, x + 8, cy, 16, player_fill(str(p["color"])))
     total = "" if hal else f"/{p.get('total_res')}"
     x += (
@@ -144,7 +145,7 @@ def _counts(c: Canvas, x: int, cy: int, p: Player, hal: bool, *, new_hand: bool)
         + 14
     )
     if new_hand:
-        x += c.text((x, cy), "new hand", size, MUTED, anchor="lm") + 6
+        x += c.text((x, cy), tr("new hand"), size, MUTED, anchor="lm") + 6
         left = int(p.get("new_hand", 0))
         for i in range(2):
             fill = (250, 250, 250) if i < left else None
@@ -166,7 +167,7 @@ def _groups(c: Canvas, box: Box, groups: dict[str, list[str | int]]) -> None:
     chip_h = CHIP_H
     for g in GROUPS:
         w = int(total * widths[g])
-        c.text((x, y0), f"{GROUP_TITLE[g]}", 13, MUTED, anchor="la", bold=True)
+        c.text((x, y0), tr(GROUP_TITLE[g]), 13, MUTED, anchor="la", bold=True)
         cards = groups[g]
         y = y0 + 17
         fit = max(0, (y1 - y) // CHIP_STEP)

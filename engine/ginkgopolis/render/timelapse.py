@@ -19,6 +19,7 @@ from engine.ginkgopolis.render.layout import (
 )
 from engine.ginkgopolis.render.palette import BACKGROUND, HIGHLIGHT, INK, WHITE
 from engine.ginkgopolis.render.panel import badge
+from engine.ginkgopolis.render.words import language, tr
 
 View = dict[str, Any]
 Outcome = dict[str, Any]  # Outcome.to_json()
@@ -30,7 +31,8 @@ FRAME_MS = 700
 LAST_MS = 3000
 
 
-def render_timelapse(views: Sequence[View], outcome: Outcome | None = None) -> bytes:
+def render_timelapse(views: Sequence[View], outcome: Outcome | None = None, *,
+                     locale: str = "en") -> bytes:
     """GIF bytes: the city after each of ``views`` (public views, one per round). With the
     game's ``outcome`` (``Outcome.to_json()``), the last frame shows the final scores
     rather than the success-point tokens."""
@@ -40,8 +42,9 @@ def render_timelapse(views: Sequence[View], outcome: Outcome | None = None) -> b
         require_public(v, "render_timelapse")
     size, city = timelapse_layout(views)
     totals = _totals(outcome)
-    frames = [_frame(v, city, size, totals if i == len(views) - 1 else None)
-              for i, v in enumerate(views)]
+    with language(locale):
+        frames = [_frame(v, city, size, totals if i == len(views) - 1 else None)
+                  for i, v in enumerate(views)]
     # A palette taken from the last (fullest) frame, applied to all without dithering:
     # deterministic, and flat areas stay flat, which keeps the GIF small.
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
@@ -87,8 +90,9 @@ def _frame(view: View, city: CityLayout, size: tuple[int, int],
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
     final = totals is not None and view.get("phase") == "over"
-    label = "Final scores" if final else (
-        "Final city" if view.get("phase") == "over" else f"Round {view.get('round')}")
+    label = tr("Final scores") if final else (
+        tr("Final city") if view.get("phase") == "over" else tr("Round {n}",
+                                                                 n=view.get("round")))
     x = MARGIN + c.text((MARGIN, cy), label, 22, HIGHLIGHT, anchor="lm", bold=True) + 16
     for p in view["players"]:
         if x > width - 70:

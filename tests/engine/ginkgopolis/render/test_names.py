@@ -64,3 +64,34 @@ def test_cells_a_token_may_move_to_carry_their_coordinates() -> None:
         inked = sum(1 for p in pixels
                     if max(abs(a - b) for a, b in zip(p, COORD, strict=True)) < 40)
         assert inked > 20, (x, y)
+
+
+def test_a_french_table_gets_french_labels_and_english_stays_the_default() -> None:
+    from engine.ginkgopolis.render.words import FRENCH, language, tr
+
+    view = GAME.view(late5(), None)
+    en = png(render_board(view))
+    assert png(render_board(view, locale="en")).tobytes() == en.tobytes()
+    fr = png(render_board(view, locale="fr"))
+    lay = board_layout(view)
+    header = (0, 0, lay.size[0], 56)
+    assert not same(en, fr, header)
+    assert tr("Round {n}", n=3) == "Round 3"  # outside a render: English
+    with language("fr"):
+        assert tr("Round {n}", n=3) == "Tour 3"
+        assert tr("a label nobody translated") == "a label nobody translated"
+    # Every French entry keeps the placeholders of its English key.
+    import string
+
+    for key, value in FRENCH.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(key) if f}
+        assert fields == {f for _, f, _, _ in string.Formatter().parse(value) if f}, key
+
+
+def test_the_bot_passes_the_tables_language_to_a_renderer_that_takes_it() -> None:
+    from bot.images import render_png
+    from bot.service.notifications import FileSpec
+
+    view = GAME.view(late5(), None)
+    fr = render_png("ginkgopolis", FileSpec("board"), view, names=["Zoé"], locale="fr")
+    assert fr == render_board(view, names=["Zoé"], locale="fr")
