@@ -9,6 +9,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from store_backends import integrity_errors, is_postgres, postgres_only, raw_execute
 
 from bot.store import (
@@ -161,6 +163,28 @@ async def test_snapshots_come_back_byte_for_byte(store: Store) -> None:
     assert loaded.outcome == table.outcome and loaded.options == table.options
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=json_values)
+async def test_any_canonical_text_round_trips(store: Store, value: object) -> None:
+    from bot.store import canonical
+
+    table = _table()
+    table_id = await store.create_table(table, [])
+    table.snapshot = canonical(value)
+    await store.save(table)
+    loaded = await store.load_table(table_id)
+    assert loaded is not None and loaded.snapshot == canonical(value)
+
+
 async def test_forged_ids_are_unknown(store: Store) -> None:
     await store.create_table(_table(), [])
     for forged in (0, -1, 2, 2**63, 2**64 + 5):
@@ -294,3 +318,28 @@ async def test_postgres_missing_database_is_named(pg_url: str) -> None:
     with pytest.raises(StorageError) as refused:
         await open_store(url)
     assert refused.value.code == "missing"
+
+
+async def test_the_store_is_chosen_by_url_or_environment(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.store import describe
+
+    monkeypatch.setenv("URBANIST_DB", db_url)
+    store = await open_store()
+    try:
+        kind = PostgresStore if is_postgres(db_url) else SqliteStore
+        assert isinstance(store, kind)
+    finally:
+        await store.close()
+    monkeypatch.delenv("URBANIST_DB")
+    monkeypatch.chdir(tmp_path)
+    store = await open_store()
+    try:
+        assert isinstance(store, SqliteStore)
+        assert Path(store.path) == Path("urbanist.sqlite3")
+    finally:
+        await store.close()
+    assert describe("postgresql://bot:s3cret@db.example/urbanist") == (
+        "postgresql://bot:***@db.example/urbanist")
+    assert describe("postgres://db/urbanist") == "postgres://db/urbanist"
+    assert describe(tmp_path / "x.sqlite3") == str(tmp_path / "x.sqlite3")
