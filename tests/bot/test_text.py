@@ -117,3 +117,34 @@ def test_the_ginkgopolis_text_board_keeps_its_columns_and_fits_80(locale: str) -
                         | {int(c[0]) for c in view["tokens"].values()})
             start = 5 + 9 * xs.index(int(x))
             assert row[start:start + 8].strip() == f"({letter})"
+
+
+@pytest.mark.parametrize("game", ["ginkgopolis", "skybridge", None])
+@pytest.mark.parametrize("reason", ["illegal", "not_legal"])
+def test_an_illegal_move_is_never_said_twice(game: str | None, reason: str) -> None:
+    from bot.service.errors import Refused
+
+    for locale, once in (("en", "is not possible now"), ("fr", "pas possible maintenant")):
+        refused = Refused("illegal", "R16+R5 is not possible now.", typed="R16+R5",
+                          reason=reason, reason_params={}, options=[])
+        text = Renderer().refusal(refused, locale=locale, game=game)
+        assert text.count(once) == 1 and text.count("R16+R5") == 1, text
+
+
+def test_the_engines_reason_follows_once_without_its_own_list_of_moves() -> None:
+    from bot.service.errors import Refused
+
+    refused = Refused("illegal", "A bridge needs two towers: 2 is empty. Legal now: b1, b2",
+                      typed="bridge 2-5", reason="bridge_on_empty", reason_params={},
+                      options=[])
+    en = Renderer().refusal(refused, locale="en", game="skybridge")
+    assert en == "`bridge 2-5` is not possible now: A bridge needs two towers: 2 is empty."
+    fr = Renderer().refusal(refused, locale="fr", game="skybridge")
+    assert fr == ("`bridge 2-5` n’est pas possible maintenant : un pont a besoin de deux "
+                  "tours, et l’une des fondations est vide.")
+    parse = Refused("parse", "I could not read 'foo'. Possible now: draft 5", typed="foo",
+                    reason="parse", reason_params={}, options=[])
+    assert Renderer().refusal(parse, locale="en", game="ginkgopolis") == \
+        "I did not understand `foo`: I could not read 'foo'."
+    assert Renderer().refusal(parse, locale="fr", game="ginkgopolis") == \
+        "Je n'ai pas compris `foo`."
