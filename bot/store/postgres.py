@@ -5,8 +5,9 @@ Concurrency is the database's: every table write is ``UPDATE ... WHERE id = $ AN
 $`` (a concurrent writer of the same row waits for the first to commit, then finds the
 rev moved and writes nothing: VersionConflict); a table is read in one REPEATABLE READ
 transaction; outbox rows are claimed with ``FOR UPDATE SKIP LOCKED``; the action log is
-append-only by trigger. ``synchronous_commit`` is left on: a commit is durable when the
-server says so.
+append-only by trigger, and a trigger refuses any UPDATE that would take a table back.
+``synchronous_commit`` is the server's (on by default): a commit is durable when the
+server says so; the tests turn fsync off on their own throwaway server only.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import asyncpg
 
 from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import leases
+from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
 from bot.store.pg_faults import explain, redact
 from bot.store.pg_schema import Connection, migrate
@@ -193,6 +195,9 @@ class PostgresStore:
                                                     f"({exc})")
                 except asyncpg.PostgresError as exc:
                     problems.append(f"{table}: reading failed: {exc}")
+        if len(problems) > MAX_PROBLEMS:
+            problems = [*problems[:MAX_PROBLEMS],
+                        f"... and {len(problems) - MAX_PROBLEMS} more problems"]
         return problems
 
     # -- tables ---------------------------------------------------------------------
@@ -303,7 +308,7 @@ class PostgresStore:
                     action.actor_id, float(action.at))
             await _insert_outbox(conn, table.id, outbox)
             if ratings is not None:
-                await _settle(conn, ratings)
+                await _settle(conn, ratings, lock=True)
         table.rev += 1
 
     # -- the outbox and the menus ---------------------------------------------------
@@ -552,10 +557,15 @@ class PostgresStore:
         return [_pg_rating(r) for r in rows]
 
 
-async def _settle(conn: Connection, game: RatedGame) -> None:
-    """The history rows and new ratings of one finished table. The players' rating rows
-    are locked (FOR UPDATE) so that two tables finishing at once in two processes update
-    them one after the other, never from the same old value."""
+async def _settle(conn: Connection, game: RatedGame, *, lock: bool = False) -> None:
+    """The history rows and new ratings of one finished table. With ``lock`` (a table
+    finishing), the server's ratings of that game are locked for the transaction, so
+    that two tables finishing at once in two processes update them one after the other,
+    never from the same old value (a newcomer's row included, which FOR UPDATE alone
+    could not lock before it exists). A rebuild holds the whole tables instead."""
+    if lock:
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                           f"urbanist-ratings/{game.guild_id}/{game.game}")
     decisions: dict[int, dict[str, int]] = {}
     for row in await conn.fetch("SELECT seat, source, COUNT(*) AS n FROM actions WHERE "
                                 "table_id = $1 GROUP BY seat, source", game.table_id):

@@ -184,3 +184,51 @@ async def test_a_table_lost_on_time_is_unrated_but_listed(
 def test_rating_rows_are_frozen_values() -> None:
     r = Rating("u0", "P0", False, 25.0, 8.0, 1)
     assert dataclasses.replace(r, mu=26.0).ordinal == pytest.approx(26.0 - 24.0)
+
+
+async def test_two_tables_finishing_at_once_in_two_processes_lose_no_update(
+        db_url: str, store: Store, clock: FakeClock) -> None:
+    """Each store is its own connection (a process); the last moves land together."""
+    from bot.service import MemoryNotifier
+    from bot.store import open_store
+
+    other = await open_store(db_url)
+    try:
+        services = [TableService(store, MemoryNotifier(), clock=clock),
+                    TableService(other, MemoryNotifier(), clock=clock)]
+        # How many actions a whole game takes, with these seeds and choices.
+        probe = await finished_table(services[0], clock, humans=2, seed=4, guild="gx")
+        moves = (await services[0].info(probe)).version
+        tables = []
+        for service in services:
+            info = await service.create(HOST, "fakepicks", options={"rounds": 2}, seed=4,
+                                        settings=TableSettings(seat_order="join"),
+                                        channel_id=f"c{len(tables)}", guild_id="g1")
+            await service.join(info.id, PLAYERS[1])
+            await service.start(info.id, HOST)
+            while (await service.info(info.id)).version < moves - 1:
+                t = await service.info(info.id)
+                actor = PLAYERS[min(t.waiting)]
+                prompt = await service.prompt(info.id, actor)
+                await service.act(info.id, actor, prompt.options[0].json,
+                                  version=prompt.version)
+            tables.append(info.id)
+
+        async def last_move(service: TableService, table: int) -> None:
+            t = await service.info(table)
+            actor = PLAYERS[min(t.waiting)]
+            prompt = await service.prompt(table, actor)
+            await service.act(table, actor, prompt.options[0].json, version=prompt.version)
+
+        import asyncio
+        await asyncio.gather(*(last_move(s, t) for s, t in zip(services, tables, strict=True)))
+        for s, t in zip(services, tables, strict=True):
+            assert (await s.info(t)).status == "finished"
+        ratings = await store.load_ratings("g1", "fakepicks")
+        assert sorted(r.games for r in ratings) == [2, 2]
+        rows = sorted((r for r in await store.load_results("g1") if r.player == "u0"),
+                      key=lambda r: r.table_id)
+        first, second = sorted(rows, key=lambda r: r.mu_before != MU)
+        assert (second.mu_before, second.sigma_before) == (first.mu, first.sigma)
+    finally:
+        await other.close()
