@@ -3,18 +3,17 @@ finished tables on one server (and one on another server, which nobody here sees
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "discord"))
 
-import simcord  # noqa: E402
-from simfixtures import *  # noqa: E402, F403 (the fixtures)
-from simtable import World, simcord_marker  # noqa: E402
+import simcord
+from simfixtures import *  # noqa: F403 (the fixtures)
+from simtable import World, simcord_marker
 
-from bot.service import TableSettings  # noqa: E402
+from bot.service import TableSettings
 
 pytestmark = simcord_marker
 GAME = "skybridge"

@@ -4,6 +4,7 @@ from the finished tables gives the same numbers; ties, bots, automata, the timeo
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 from conftest import HOST, PLAYERS
@@ -125,7 +126,7 @@ async def test_ratings_follow_each_finished_table_and_a_rebuild_gives_the_same(
     assert next(r for r in ratings if r.player == "u0").games == 6
     # Each table's rows start from the ratings the previous one left.
     u0 = sorted((r for r in results if r.player == "u0"), key=lambda r: r.finished_at)
-    for earlier, later in zip(u0, u0[1:], strict=False):
+    for earlier, later in itertools.pairwise(u0):
         assert (later.mu_before, later.sigma_before) == (earlier.mu, earlier.sigma)
     assert (u0[0].mu_before, u0[0].sigma_before) == (MU, SIGMA)
 
