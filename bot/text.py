@@ -8,6 +8,7 @@ under ``templates/<locale>/<game>/`` (event texts are ``event_<kind>.txt``).
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import re
@@ -60,6 +61,20 @@ def reason_text(message: str) -> str:
     return "" if _RESTATED.fullmatch(text) else text
 
 
+@jinja2.pass_context
+def game_words(context: Any, value: Any, kind: str) -> str:
+    """``value`` (a card, a character...) in words, from the game's own glossary
+    (``engine.<game>.render.words.<kind>_text(value, locale)``); the bare value when the
+    game has none."""
+    game, locale = context.get("game"), context.get("locale", DEFAULT_LOCALE)
+    try:
+        module = importlib.import_module(f"engine.{game}.render.words")
+        describe = getattr(module, f"{kind}_text")
+    except (ImportError, AttributeError):
+        return str(value)
+    return str(describe(value, locale))
+
+
 def option_value(value: Any) -> str:
     """A game option's value as a player types it (``true``, not Python's ``True``)."""
     if isinstance(value, bool):
@@ -87,6 +102,7 @@ class Renderer:
         self.env.filters["pretty"] = pretty
         self.env.filters["optval"] = option_value
         self.env.filters["reason"] = reason_text
+        self.env.filters["words"] = game_words
 
     def candidates(self, template: str, *, locale: str, game: str | None = None,
                    fallback: str | None = None) -> list[str]:

@@ -148,3 +148,40 @@ def test_the_engines_reason_follows_once_without_its_own_list_of_moves() -> None
         "I did not understand `foo`: I could not read 'foo'."
     assert Renderer().refusal(parse, locale="fr", game="ginkgopolis") == \
         "Je n'ai pas compris `foo`."
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_draft_and_the_hand_say_what_each_card_does(locale: str) -> None:
+    from engine.ginkgopolis.cards import CHARACTERS
+    from engine.ginkgopolis.render.words import card_text, character_text
+    from tests.engine.ginkgopolis.render.states import GAME
+
+    state = GAME.setup(3, {}, 2)
+    view = GAME.view(state, 0)
+    text = Renderer().render_template("your_turn", {"view": view, "decision": "draft",
+                                                    "table_id": 1, "name": "Zoé",
+                                                    "deadline": None, "options": []},
+                                      locale=locale, game="ginkgopolis")
+    for c in view["me"]["packet"]:
+        line = f"- {character_text(c, locale)}"
+        assert line in text
+        # The words come from the card data: the start and the bonus are both named.
+        ch = CHARACTERS[c]
+        assert f"+{ch.reward.res or ch.reward.tile or ch.reward.sp} " in line
+    while GAME.view(state, 0)["phase"] == "draft":
+        for seat in sorted(GAME.pending(state).waiting):
+            GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    view = GAME.view(state, 0)
+    text = Renderer().render_template("your_turn", {"view": view, "decision": "pick",
+                                                    "table_id": 1, "name": "Zoé",
+                                                    "deadline": None, "options": []},
+                                      locale=locale, game="ginkgopolis")
+    assert view["me"]["hand"]
+    for card in view["me"]["hand"]:
+        assert f"- {card_text(card, locale)}" in text
+
+
+def test_a_game_without_a_glossary_shows_the_bare_value() -> None:
+    env = Renderer().env
+    template = env.from_string('{{ 7|words("card") }}')
+    assert template.render(game="nosuchgame", locale="en") == "7"

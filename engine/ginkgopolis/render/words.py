@@ -72,3 +72,75 @@ def tr(text: str, **params: Any) -> str:
     if _LOCALE.get() == "fr":
         text = FRENCH.get(text, text)
     return text.format(**params) if params else text
+
+
+# -- cards and characters in words, for the text a player reads (bot templates)
+
+_ITEMS = {
+    "en": {"res": ("resource", "resources"), "tile": ("tile", "tiles"),
+           "sp": ("point", "points")},
+    "fr": {"res": ("ressource", "ressources"), "tile": ("tuile", "tuiles"),
+           "sp": ("point", "points")},
+}
+_EACH = {
+    "en": {"exploit": "each time you exploit", "urbanize": "each time you urbanize",
+           "construct": "each time you build a floor"},
+    "fr": {"exploit": "à chaque exploitation", "urbanize": "à chaque urbanisation",
+           "construct": "à chaque étage construit"},
+}
+_ALONE = {
+    "en": {"R": "resources", "B": "tiles", "Y": "points"},
+    "fr": {"R": "ressources", "B": "tuiles", "Y": "points"},
+}
+
+
+def _amounts(reward: Any, locale: str) -> str:
+    words = _ITEMS.get(locale, _ITEMS["en"])
+    parts = [f"{n} {words[k][0 if n == 1 else 1]}"
+             for k, n in (("res", reward.res), ("tile", reward.tile), ("sp", reward.sp)) if n]
+    return ", ".join(parts) or "-"
+
+
+def character_text(character: int, locale: str = "en") -> str:
+    """``13: start with 1 resource, 1 tile, 1 point; +1 resource each time you exploit``."""
+    from engine.ginkgopolis.cards import CHARACTERS
+
+    ch = CHARACTERS.get(int(character))
+    if ch is None:
+        return str(character)
+    loc = locale if locale in _EACH else "en"
+    start = "départ" if loc == "fr" else "start with"
+    sep = " : " if loc == "fr" else ": "
+    return (f"{ch.id}{sep}{start} {_amounts(ch.start, loc)} ; "
+            if loc == "fr" else f"{ch.id}{sep}{start} {_amounts(ch.start, loc)}; ") + \
+        f"+{_amounts(ch.reward, loc)} {_EACH[loc][ch.trigger]}"
+
+
+def card_text(card: str, locale: str = "en") -> str:
+    """What a card in hand does: alone, and (Building cards) kept as a bonus."""
+    from engine.ginkgopolis.cards import BUILDING_CARDS, is_urbanization
+
+    loc = locale if locale in _EACH else "en"
+    if is_urbanization(card):
+        return (f"{card} : seule, 1 ressource ou 1 tuile ; avec une tuile, bâtir au jeton "
+                f"{card}") if loc == "fr" else \
+            f"{card}: alone 1 resource or 1 tile; with a tile, build at token {card}"
+    info = BUILDING_CARDS.get(card)
+    if info is None:
+        return card
+    alone = _ALONE[loc][info.color]
+    if loc == "fr":
+        text = f"{card} : seule, 1 {alone[:-1]} par étage de {card}"
+        if info.trigger:
+            text += f" ; gardée, +{_amounts(info.reward, loc)} {_EACH[loc][info.trigger]}"
+        elif info.endgame:
+            text += " ; gardée, des points en fin de partie"
+        return text
+    text = f"{card}: alone, 1 {alone[:-1]} per floor of {card}"
+    if info.trigger:
+        text += f"; kept, +{_amounts(info.reward, loc)} {_EACH[loc][info.trigger]}"
+    elif info.endgame:
+        from engine.ginkgopolis.render.cardart import endgame_long
+
+        text += f"; kept, at game end: {endgame_long(card)}"
+    return text
