@@ -114,7 +114,7 @@ def _seat_of_member(info: TableInfo, member: discord.abc.User | None,
         found = info.seat_of(str(member.id))
         if found is None:
             raise Refused("no_seat", f"{member.display_name} has no seat here.",
-                          seat_number=member.display_name)
+                          member=member.display_name)
         return found
     if seat is not None:
         return seat - 1  # players count seats from 1
@@ -308,7 +308,7 @@ class TableCommands(app_commands.Group):
             info = answer.about(await table_here(interaction))
             number = _seat_of_member(info, member, seat)
             if number is None:
-                raise Refused("no_seat", "Name a member or a seat.", seat_number="?")
+                raise Refused("no_seat", "Name a member or a seat.", unnamed=True)
             name = info.seats[number].name if number < len(info.seats) else str(number + 1)
             info = await fe.service.kick(info.id, fe.actor(interaction), number)
             await fe.reply(interaction, _done(fe, "kick", info, kicked=name))

@@ -185,3 +185,12 @@ def test_a_game_without_a_glossary_shows_the_bare_value() -> None:
     env = Renderer().env
     template = env.from_string('{{ 7|words("card") }}')
     assert template.render(game="nosuchgame", locale="en") == "7"
+
+
+def test_a_member_without_a_seat_is_named_as_a_member_not_as_a_seat() -> None:
+    for locale, expected in (("en", "Zed has no seat at this table."),
+                             ("fr", "Zed n'a pas de place à cette table.")):
+        refused = Refused("no_seat", "Zed has no seat here.", member="Zed")
+        assert Renderer().refusal(refused, locale=locale) == expected
+    assert Renderer().refusal(Refused("no_seat", "x", seat_number=7), locale="en") == \
+        "There is no seat 7 at this table."
