@@ -136,3 +136,18 @@ async def _cli(argv: list[str]) -> int:
     # The commands run their own event loop: keep them off this test's.
     import asyncio
     return await asyncio.to_thread(main, argv)
+
+
+def test_a_solitaire_game_rates_the_player_against_the_automaton_and_replays() -> None:
+    from bot.history.ratings import game_of, settle
+
+    table, seats, actions = played("ginkgopolis", 1, seed=12)
+    assert table.outcome is not None
+    game = game_of(table, seats, finished_at=1.0)
+    assert game is not None
+    hal = next(c for c in game.competitors if c.slot < 0)
+    assert (hal.player, hal.is_bot) == ("bot:hal", True)
+    done = settle(game, {0: {"player": len(actions)}}, {})
+    assert {r.player for r in done.ratings} == {"u0", "bot:hal"}
+    assert next(r for r in done.ratings if r.player == "bot:hal").is_bot
+    assert replay(export_table(table, seats, actions), get_game).actions == len(actions)
