@@ -85,7 +85,8 @@ def run_replay(args: argparse.Namespace) -> int:
         kind = "" if isinstance(exc, ExportError) else f"{type(exc).__name__}: "
         print(f"urbanist: {args.file}: {kind}{exc}", file=sys.stderr)
         return 1
-    ranks = ", ".join(f"{s['name']} {s['total']} (#{s['rank']})"
+    names = {seat.get("seat"): seat.get("name") for seat in document.get("seats", [])}
+    ranks = ", ".join(f"{names.get(s['seat']) or s['name']} {s['total']} (#{s['rank']})"
                       for s in (result.outcome or {}).get("standings", []))
     print(f"{result.game} table {result.table_id}: {result.actions} actions replayed; "
           f"final state and outcome match ({ranks})")
