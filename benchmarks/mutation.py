@@ -40,7 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE_CORE_TESTS = ["tests/engine/core", "tests/engine/test_conformance.py",
                      "tests/engine/skybridge/test_skybridge_conformance.py",
                      "tests/engine/ginkgopolis/test_actions.py"]
-BOT_TESTS = ["tests/bot", "--ignore=tests/bot/discord", "--ignore=tests/bot/test_crash.py"]
+# The bot tests less those that start processes or play whole games (minutes per run).
+BOT_TESTS = ["tests/bot", *(f"--ignore=tests/bot/{name}" for name in (
+    "discord", "test_crash.py", "test_kill.py", "test_single_process.py", "test_console.py",
+    "test_console_games.py", "test_real_games.py", "test_cli_choices.py"))]
 
 # Code that runs only against a PostgreSQL server, which this machine does not have.
 EXCLUDED = {"bot/store/postgres.py", "bot/store/pg_schema.py"}
@@ -220,6 +223,9 @@ sys.exit(pytest.main(sys.argv[1:]))
 """
 
 
+LAST_OUTPUT = [""]
+
+
 def run_tests(workdir: Path, tests: list[str], timeout: float) -> tuple[bool, float]:
     """(passed, seconds) of the tests in ``workdir``; a timeout counts as a failure."""
     env = {**os.environ, "CI": "true", "PYTHONDONTWRITEBYTECODE": "1"}
@@ -230,7 +236,9 @@ def run_tests(workdir: Path, tests: list[str], timeout: float) -> tuple[bool, fl
         done = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True,
                               timeout=timeout * 2)
     except subprocess.TimeoutExpired:
+        LAST_OUTPUT[0] = "timed out"
         return False, time.perf_counter() - start
+    LAST_OUTPUT[0] = done.stdout.decode(errors="replace")
     return done.returncode == 0, time.perf_counter() - start
 
 
@@ -291,6 +299,7 @@ def run(work: Path, plan: list[tuple[Mutant, list[str]]], timeout: float) -> Non
         ok, seconds = run_tests(work, list(tests), timeout)
         if not ok:
             failing.add(tests)
+            print(LAST_OUTPUT[0][-3000:], flush=True)
             print(f"mutation.group_fails_unmutated {' '.join(tests)}", flush=True)
         else:
             print(f"mutation.baseline_seconds {seconds:.1f} s  {' '.join(tests)}", flush=True)
