@@ -27,6 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.protocol import Outcome
 from engine.fonts import font as shipped_font
+from engine.skybridge.render_words import LEGEND, language, tr
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -62,9 +63,6 @@ LABEL_H: Final = 30
 ROOF_H: Final = 22
 PLANK_OUT: Final = 5
 TOP_PAD: Final = 8
-LEGEND: Final = (
-    "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
-)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
@@ -140,9 +138,12 @@ class Layout:
         return (x0 - 4, ground - height * self.unit - ROOF_H, x1 + 4, ground - height * self.unit)
 
 
-def render_board(view: Mapping[str, Any], *, names: Sequence[str] | None = None) -> bytes:
-    """The board of a Skybridge view as a PNG: towers, bridges, roofs, supplies, turn."""
-    image = _board_image(view, names)
+def render_board(view: Mapping[str, Any], *, names: Sequence[str] | None = None,
+                 locale: str = "en") -> bytes:
+    """The board of a Skybridge view as a PNG: towers, bridges, roofs, supplies, turn;
+    its words in ``locale``."""
+    with language(locale):
+        image = _board_image(view, names)
     return _png(image)
 
 
@@ -151,6 +152,7 @@ def render_final(
     outcome: Outcome | Mapping[str, Any] | None = None,
     *,
     names: Sequence[str] | None = None,
+    locale: str = "en",
 ) -> bytes:
     """The final scores with their breakdown, under the board that produced them.
 
@@ -159,6 +161,12 @@ def render_final(
     """
     if isinstance(outcome, Outcome):
         outcome = outcome.to_json()
+    with language(locale):
+        return _final(view, outcome, names)
+
+
+def _final(view: Mapping[str, Any], outcome: Mapping[str, Any] | None,
+           names: Sequence[str] | None) -> bytes:
     board = _board_image(view, names)
     rows = _score_rows(view, outcome if outcome is not None else view.get("outcome"), names)
     line_h = 20
@@ -193,7 +201,7 @@ def _png(image: Image.Image) -> bytes:
 def _seat_name(seat: int, names: Sequence[str] | None) -> str:
     if names is not None and seat < len(names):
         return fit_name(names[seat])
-    return f"Seat {seat + 1}"
+    return tr("Seat {n}", n=seat + 1)
 
 
 def _board_image(view: Mapping[str, Any], names: Sequence[str] | None) -> Image.Image:
@@ -214,7 +222,7 @@ def _board_image(view: Mapping[str, Any], names: Sequence[str] | None) -> Image.
     y = layout.board_bottom + 10
     for colour, text in footer:
         _swatch(draw, (MARGIN, y, MARGIN + 18, y + 18), colour, 12)
-        ink, size = (FAINT, 12) if text == LEGEND else (TEXT, 14)
+        ink, size = (FAINT, 12) if text == tr(LEGEND) else (TEXT, 14)
         size = fit_size(text, WIDTH - 2 * MARGIN - 26, size)
         draw.text((MARGIN + 26, y + 9), text, font=font(size), fill=ink, anchor="lm")
         y += 22
@@ -227,10 +235,10 @@ def _header(
     draw.text((MARGIN, 20), "SKYBRIDGE", font=font(20), fill=TEXT, anchor="lm")
     turn = view.get("turn")
     if view.get("over"):
-        status = f"move {view['moves']} - game over"
+        status = tr("move {n} - game over", n=view["moves"])
     elif turn is not None:
         who = _seat_name(turn["seat"], names)
-        status = f"move {view['moves'] + 1} - {who} to play:"
+        status = tr("move {n} - {who} to play:", n=view["moves"] + 1, who=who)
     else:
         status = ""
     x = WIDTH - MARGIN
@@ -254,9 +262,11 @@ def _cell(draw: ImageDraw.ImageDraw, layout: Layout, tower: Mapping[str, Any]) -
     cx, cy = x0 + 2, ground + 18
     draw.ellipse((cx - 10, cy - 10, cx + 10, cy + 10), fill=TEXT)
     draw.text((cx, cy), str(foundation), font=font(14), fill=(255, 255, 255), anchor="mm")
-    draw.text((cx + 16, cy), f"h {tower['height']}", font=font(15), fill=TEXT, anchor="lm")
+    draw.text((cx + 16, cy), tr("h {n}", n=tower["height"]), font=font(15), fill=TEXT,
+              anchor="lm")
     if roof:
-        draw.text((box[2] - 8, cy), f"roof {LETTER[roof]}", font=font(13), fill=TEXT, anchor="rm")
+        draw.text((box[2] - 8, cy), tr("roof {c}", c=LETTER[roof]), font=font(13), fill=TEXT,
+                  anchor="rm")
 
 
 def _tower(draw: ImageDraw.ImageDraw, layout: Layout, tower: Mapping[str, Any]) -> None:
@@ -369,13 +379,14 @@ def _footer_rows(view: Mapping[str, Any], names: Sequence[str] | None) -> list[t
     for player in view["players"] if not view.get("over") else []:
         name = _seat_name(player["seat"], names)
         for colour in player["colours"]:
-            out = " (out)" if colour in player["colours_out"] else ""
+            out = tr(" (out)") if colour in player["colours_out"] else ""
             left = view["supply"][colour]
             rows.append(
                 (
                     colour,
-                    f"{name}{out} has {left['block3']} x 3-storey, {left['block2']} x 2-storey, "
-                    f"{left['bridge']} bridge, {left['roof']} roof",
+                    tr("{name}{out} has {b3} x 3-storey, {b2} x 2-storey, {bridge} bridge, "
+                       "{roof} roof", name=name, out=out, b3=left["block3"], b2=left["block2"],
+                       bridge=left["bridge"], roof=left["roof"]),
                 )
             )
         extra = player["extra"]
@@ -383,15 +394,15 @@ def _footer_rows(view: Mapping[str, Any], names: Sequence[str] | None) -> list[t
             rows.append(
                 (
                     fourth,
-                    f"{name} has {extra['block3']} x 3-storey, {extra['block2']} x 2-storey "
-                    f"of the fourth colour (x3@, x2@)",
+                    tr("{name} has {b3} x 3-storey, {b2} x 2-storey of the fourth colour "
+                       "(x3@, x2@)", name=name, b3=extra["block3"], b2=extra["block2"]),
                 )
             )
-    head = "Final score" if view.get("over") else "Score if the game ended now"
+    head = tr("Final score") if view.get("over") else tr("Score if the game ended now")
     totals = view["score_estimate"]["totals"]
     scores = ", ".join(f"{_seat_name(s, names)}: {t}" for s, t in enumerate(totals))
     rows.append(("", f"{head} - {scores}"))
-    rows.append(("", LEGEND))
+    rows.append(("", tr(LEGEND)))
     return rows
 
 
@@ -408,30 +419,31 @@ def _score_rows(
             for s in range(view["seats"])
         ]
     rows: list[tuple[int, str, str, list[str]]] = []
-    title = "Final scores" if outcome is not None else "Scores if the game ended now"
+    title = tr("Final scores") if outcome is not None else tr("Scores if the game ended now")
     rows.append((0, title, "", []))
     for standing in standings:
         seat = standing["seat"]
         colours = view["players"][seat]["colours"]
         rank = f"{standing['rank']}. " if standing["rank"] else ""
         rows.append(
-            (0, f"{rank}{_seat_name(seat, names)}", f"{standing['total']} storeys", colours)
+            (0, f"{rank}{_seat_name(seat, names)}", tr("{n} storeys", n=standing["total"]), colours)
         )
         for line in standing["lines"]:
             rows.append((24, _line_text(line), f"+{line['points']}", [line["detail"]["colour"]]))
         if not standing["lines"]:
-            rows.append((24, "no roof, nothing scored", "0", []))
+            rows.append((24, tr("no roof, nothing scored"), "0", []))
     return rows
 
 
 def _line_text(line: Mapping[str, Any]) -> str:
     detail = line["detail"]
     if line["key"] == "roof":
-        return f"roof on {detail['foundation']}: tower of {detail['storeys']} storeys"
+        return tr("roof on {f}: tower of {n} storeys", f=detail["foundation"],
+                  n=detail["storeys"])
     if line["key"] == "bridge":
-        return f"bridge {detail['from']}-{detail['to']} adds tower {detail['to']}"
+        return tr("bridge {a}-{b} adds tower {b}", a=detail["from"], b=detail["to"])
     a, b = detail["foundations"]
-    return f"bridge {a}-{b} between own roofs: both towers count twice"
+    return tr("bridge {a}-{b} between own roofs: both towers count twice", a=a, b=b)
 
 
 def _swatch(draw: ImageDraw.ImageDraw, box: Box, colour: str, size: int) -> None:

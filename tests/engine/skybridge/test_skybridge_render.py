@@ -124,3 +124,21 @@ def test_chinese_and_accented_names_change_the_picture_not_its_size() -> None:
     long = image(render_board(view, names=["W" * 90, "龙" * 90]))
     assert a.size == b.size == long.size
     assert a.tobytes() != b.tobytes()
+
+
+def test_a_french_table_gets_french_words_and_english_stays_the_default() -> None:
+    import string
+
+    from engine.skybridge.render_words import FRENCH, language, tr
+
+    view = GAME.view(scenario(2, LAYOUT), None)
+    en = render_board(view, names=["Zoé", "王"])
+    assert render_board(view, names=["Zoé", "王"], locale="en") == en
+    fr = image(render_board(view, names=["Zoé", "王"], locale="fr"))
+    assert fr.size == image(en).size and fr.tobytes() != image(en).tobytes()
+    with language("fr"):
+        assert tr("{n} storeys", n=7) == "7 étages"
+    assert tr("{n} storeys", n=7) == "7 storeys"
+    for key, value in FRENCH.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(key) if f}
+        assert fields == {f for _, f, _, _ in string.Formatter().parse(value) if f}, key
