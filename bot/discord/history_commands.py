@@ -83,7 +83,7 @@ async def stats_text(interaction: Interaction, member_id: str, name: str, game: 
     record = stats.player_stats(results, member_id, game)
     chart_game = game or record.favourite
     rating = None
-    points: list[float] = []
+    points: list[tuple[float, float]] = []
     if chart_game is not None:
         ratings = await fe.service.store.load_ratings(guild, chart_game)
         rating = next((r for r in ratings if r.player == member_id), None)

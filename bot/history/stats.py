@@ -57,15 +57,19 @@ def leaderboard(ratings: Sequence[Rating]) -> tuple[list[Rating], list[Rating]]:
             [r for r in ordered if r.games < MIN_GAMES])
 
 
-def rating_points(results: Sequence[Result], player: str, game: str) -> list[float]:
-    """The player's rating (mu) after each rated table of ``game``, oldest first, from
-    the prior before the first."""
+def rating_points(results: Sequence[Result], player: str,
+                  game: str) -> list[tuple[float, float]]:
+    """The player's rating (mu, sigma) before their first rated table of ``game``, then
+    after each, oldest first."""
     rows = sorted((r for r in results if r.player == player and r.game == game
-                   and r.mu is not None), key=lambda r: (r.finished_at, r.table_id))
+                   and r.mu is not None and r.sigma is not None
+                   and r.mu_before is not None and r.sigma_before is not None),
+                  key=lambda r: (r.finished_at, r.table_id))
     if not rows:
         return []
-    first = rows[0].mu_before
-    return [float(first if first is not None else 0.0)] + [float(r.mu or 0.0) for r in rows]
+    first = rows[0]
+    return [(float(first.mu_before or 0.0), float(first.sigma_before or 0.0))] + [
+        (float(r.mu or 0.0), float(r.sigma or 0.0)) for r in rows]
 
 
 def tables_of(results: Sequence[Result]) -> list[list[Result]]:

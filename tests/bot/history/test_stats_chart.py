@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.discord import ids
 from bot.discord.history_commands import PAGE, page_id
-from bot.history.chart import HEIGHT, WIDTH, rating_chart
+from bot.history.chart import BAND, HEIGHT, WIDTH, rating_chart
 from bot.history.ratings import Rating, Result
 from bot.history.stats import MIN_GAMES, leaderboard, player_stats, rating_points, tables_of
 from bot.text import Renderer
@@ -52,16 +52,19 @@ def test_rating_points_start_from_the_prior_and_skip_unrated_tables() -> None:
     rows = [row(2, "u0", 1, 9, at=20, mu=27.0, before=26.0),
             row(1, "u0", 1, 9, at=10, mu=26.0, before=25.0),
             row(3, "u0", 1, 9, at=30)]  # unrated
-    assert rating_points(rows, "u0", "skybridge") == [25.0, 26.0, 27.0]
+    assert rating_points(rows, "u0", "skybridge") == [(25.0, 8.0), (26.0, 7.0), (27.0, 7.0)]
     assert [[r.table_id for r in t] for t in tables_of(rows)] == [[2], [1], [3]]
 
 
 def test_the_chart_is_a_png_of_its_size_that_shows_its_numbers() -> None:
-    rising = rating_chart([25.0, 26.5, 28.0, 27.2], "alice · Skybridge")
-    image = Image.open(io.BytesIO(rising))
-    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
-    assert rating_chart([25.0, 24.0, 22.0, 27.2], "alice · Skybridge") != rising
-    assert rating_chart([25.0, 25.0], "flat") != b""  # a flat line still has a scale
+    rising = rating_chart([(25.0, 8.0), (26.5, 7.0), (28.0, 6.0), (27.2, 5.5)], "alice")
+    image = Image.open(io.BytesIO(rising)).convert("RGB")
+    assert image.size == (WIDTH, HEIGHT)
+    assert BAND in {c for _, c in image.getcolors(WIDTH * HEIGHT) or []}
+    assert rating_chart([(25.0, 8.0), (24.0, 7.0), (22.0, 6.0), (27.2, 5.5)],
+                        "alice") != rising
+    flat = Image.open(io.BytesIO(rating_chart([(25.0, 0.0), (25.0, 0.0)], "flat")))
+    assert flat.size == (WIDTH, HEIGHT)  # a flat line without a band still has a scale
 
 
 def test_page_ids_are_short_and_not_taken_for_forged_urb_ids() -> None:
