@@ -233,3 +233,16 @@ async def test_two_tables_finishing_at_once_in_two_processes_lose_no_update(
         assert (second.mu_before, second.sigma_before) == (first.mu, first.sigma)
     finally:
         await other.close()
+
+
+async def test_a_finished_table_written_again_is_settled_once(
+        service: TableService, store: Store, clock: FakeClock) -> None:
+    # After the end, a write still happens when the final DM cannot be delivered (the
+    # seat is marked unreachable): it must not rate the table a second time.
+    table = await finished_table(service, clock, humans=2, seed=6)
+    before = await store.load_ratings("g1", "fakepicks")
+    live = await service._load(table)
+    await service._set_reachable(live, PLAYERS[1].user_id, False)
+    assert (await store.load_seats(table))[1].dm_ok is False
+    assert await store.load_ratings("g1", "fakepicks") == before
+    assert len(await store.load_results("g1")) == 2
