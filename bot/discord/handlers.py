@@ -65,19 +65,20 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
     except Refused as exc:
         await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
         return
-    await _answer_in_place(interaction, fe, table, prompt.decision, result.text,
+    await _answer_in_place(interaction, fe, table, result.next_in_place, result.text,
                            locale=locale, game=game)
 
 
 async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, table: int,
-                           decided: str | None, text: str, *, locale: str,
+                           next_here: bool, text: str, *, locale: str,
                            game: str | None) -> None:
     """Say what was chosen in the clicked message itself (an answer to the click costs
-    no message), and show there what comes next when it is the same decision going on:
-    a pick that may still change, or the next step of a multi-step decision (a refill,
-    a turn of several actions), with its new picture. A new decision comes in a new
-    private message, so this one keeps no buttons then: only the newest message of a
-    seat ever has live components."""
+    no message), and show there what comes next for the player right away: a pick that
+    may still change, or their next decision (a refill's next step, a turn's next
+    action, the next round) with its new picture, which the service then did not send
+    as a message (``next_here``). A decision that comes later comes in a new private
+    message, so this one keeps no buttons then: only the newest message of a seat ever
+    has live components."""
     chosen = fe.say("chosen", locale, game, text=text, table_id=table)
     actor = fe.actor(interaction)
     try:
@@ -90,7 +91,7 @@ async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, 
     if now is not None and now.options and now.decision == "changeable":
         content += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
         kwargs["view"] = fe.menu(table, now.version, now.options, locale)
-    elif now is not None and now.options and decided is not None and now.decision == decided:
+    elif now is not None and now.options and next_here:
         out = await fe.hand_message(table, actor)
         content = f"{chosen}\n\n{out.content}"
         kwargs["view"] = out.view

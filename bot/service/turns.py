@@ -51,8 +51,8 @@ class TurnVerbs(Queries):
                 raise NotYourTurn("You have nothing to decide right now.")
             if action not in legal:
                 raise self._why_illegal(live, seat.seat, action)
-            await self._commit(live, seat.seat, action, "player", actor.user_id,
-                               in_place=in_place)
+            next_in_place = await self._commit(live, seat.seat, action, "player",
+                                               actor.user_id, in_place=in_place)
         except VersionConflict:
             # Another process wrote this table meanwhile (the lock is per process); the
             # cache is dropped, so a retry sees the new state.
@@ -67,7 +67,7 @@ class TurnVerbs(Queries):
         text = action.text()
         await self._after_change(live)
         return ActResult(live.id, seat.seat, live.record.version, text,
-                         live.record.status == "finished")
+                         live.record.status == "finished", next_in_place)
 
     @staticmethod
     def _why_illegal(live: LiveTable, seat: int, action: Action) -> IllegalAction:
@@ -85,10 +85,11 @@ class TurnVerbs(Queries):
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
                       actor_id: str | None, *, extra: NotesFor | None = None,
-                      in_place: bool = False) -> None:
+                      in_place: bool = False) -> bool:
         """Apply one action and make it durable, with the notifications it owes (and
         ``extra`` ones) in the same transaction. Raises IllegalAction/NotYourTurn with
-        the state untouched (the engine's promise)."""
+        the state untouched (the engine's promise). True when the actor's next decision
+        was left to the front end that answers ``in_place``."""
         game, state, old = live.game, live.state, live.record
         before_pending = game.pending(state)
         before = decision_keys(game, state)
@@ -117,9 +118,11 @@ class TurnVerbs(Queries):
             entry = ActionRecord(old.id, version, seat, dict(action.to_json()), source, now,
                                  actor_id, public_text, public_events)
 
+            left: list[bool] = []
+
             def notes(t: LiveTable) -> Notes:
                 made = self._notes_after(t, seat, source, public_text, events, before, after,
-                                         round_before, answered=in_place)
+                                         round_before, answered=in_place, left=left)
                 return [*made, *(extra(t) if extra is not None else [])]
 
             await self._write(live, record, seats=seats, timers=timers, action=entry,
@@ -130,11 +133,13 @@ class TurnVerbs(Queries):
             self._cache.drop(live.id)
             raise
         log.info("table %d v%d: seat %d acted (%s)", live.id, version, seat, source)
+        return bool(left)
 
     def _notes_after(self, live: LiveTable, seat: int, source: Source, public_text: str | None,
                      events: Sequence[Any], before: Mapping[int, str],
                      after: Mapping[int, str], round_before: Any, *,
-                     answered: bool = False) -> list[Notification]:
+                     answered: bool = False, left: list[bool] | None = None
+                     ) -> list[Notification]:
         news: list[Notification | None] = []
         # A secret step is never announced one by one (it would tell how many steps a
         # player took); the round's news and the status message say what may be said.
@@ -162,11 +167,14 @@ class TurnVerbs(Queries):
                                                          "quiet": answered}))
         fresh = {s for s in after if live.seats[s].prompt_version == live.record.version}
         prompts = self._prompts(live, after, fresh=fresh)
-        if answered and before.get(seat) is not None and after.get(seat) == before.get(seat):
-            # The actor's next step of the same decision (a refill, a turn of several
-            # actions): a front end that answered the click with it may skip the message.
+        if answered and after.get(seat) not in (None, CHANGEABLE):
+            # The actor decides again at once (a refill's next step, the next action of
+            # a turn, the next round): the front end shows it in the answer to the click,
+            # so the message would say the same (``quiet``).
             prompts = [dataclasses.replace(n, context={**n.context, "quiet": True})
                        if n.seat == seat else n for n in prompts]
+            if left is not None:
+                left.append(True)
         notes += prompts
         # What a round still going on tells (the table's news, who is awaited, a seat's
         # private news) may wait for the round's end or for the seat's next decision,

@@ -96,6 +96,9 @@ class ActResult:
     version: int  # the table version after the action and any bot moves it triggered
     text: str  # the action's text form, for the actor's own acknowledgement
     finished: bool
+    # The actor's next decision came at once and was left to the front end that asked
+    # for ``in_place`` (no private message was queued for it): show it in the answer.
+    next_in_place: bool = False
 
 
 @dataclass(frozen=True)
