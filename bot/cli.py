@@ -274,6 +274,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StorageError as fault:
         print(f"urbanist: {fault.message}", file=sys.stderr)
         return EXIT_STORAGE
+    except BrokenPipeError:
+        # The reader went away (``urbanist tables | head -1``): stop quietly; a local
+        # table is already saved. Later writes to the closed pipe go nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return result
 
 

@@ -56,7 +56,7 @@ class ConsoleNotifier:
             if n.template in QUIET:
                 continue
             if n.seat is None:
-                self.out.write(plain(self.renderer.render(n)) + "\n")
+                self.write(plain(self.renderer.render(n)) + "\n")
             elif n.seat in self.at_screen:
                 self.print_private(n)
             else:
@@ -68,8 +68,14 @@ class ConsoleNotifier:
             self.print_private(n)
 
     def print_private(self, n: Notification) -> None:
-        self.out.write("  (private) " + plain(self.renderer.render(n)).replace("\n", "\n  ")
-                       + "\n")
+        self.write("  (private) " + plain(self.renderer.render(n)).replace("\n", "\n  ")
+                   + "\n")
+
+    def write(self, text: str) -> None:
+        # The reader may have gone (``| head``): the move is saved all the same, and the
+        # session's next write ends it quietly (bot.cli); nothing to report here.
+        with suppress(BrokenPipeError):
+            self.out.write(text)
 
 
 class Stop(Exception):

@@ -102,3 +102,15 @@ def test_the_templates_and_fonts_are_package_data() -> None:
 
     assert TEMPLATES.resolve() == (Path(__import__("bot").__file__).parent.parent
                                    / "templates").resolve() or "URBANIST_TEMPLATES" in os.environ
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "URBANIST_DB": str(tmp_path / "u.sqlite3")}
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "local", "ginkgopolis",
+                             "--players", "1"], cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()  # like `| head -0`: gone before the first line
+    _, err = proc.communicate(b"quit\n", timeout=60)
+    assert b"Traceback" not in err
+    assert proc.returncode == 1
