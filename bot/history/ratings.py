@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from openskill.models import PlackettLuce
 
-from bot.store.records import ActionRecord, SeatRecord, TableRecord
+if TYPE_CHECKING:  # the store imports this module: no import of the store at run time
+    from bot.store.records import ActionRecord, SeatRecord, TableRecord
 
 TIMEOUT_SHARE: Final = 0.5
 NO_GUILD: Final = ""  # a table played outside any server (the console)
