@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.ginkgopolis.cards import LETTERS
 
@@ -35,8 +36,24 @@ def neighbours(cell: Cell) -> list[Cell]:
     return [(x + dx, y + dy) for dx, dy in _DIRS]
 
 
+# The rules ask for the same outline and the same restoration more than once in a row
+# (the token's options, then its move): both are pure, so the last few are remembered.
+_CACHE_SIZE = 64
+_outlines: dict[frozenset[Cell], tuple[Cell, ...]] = {}
+_restored: dict[tuple[Any, ...], dict[str, Cell] | None] = {}
+
+
 def outline(city: Iterable[Cell]) -> list[Cell]:
-    cells = set(city)
+    key = frozenset(city)
+    walk = _outlines.get(key)
+    if walk is None:
+        if len(_outlines) >= _CACHE_SIZE:
+            _outlines.clear()
+        walk = _outlines[key] = tuple(_outline(key))
+    return list(walk)
+
+
+def _outline(cells: frozenset[Cell]) -> list[Cell]:
     if not cells:
         return []
     # Directed boundary edges: start vertex -> list of (direction index, end vertex, empty cell).
@@ -85,14 +102,27 @@ def rotated_letters(first: str) -> list[str]:
     return [LETTERS[(i + k) % 12] for k in range(12)]
 
 
-def order_ok(walk: list[Cell], tokens: Mapping[str, Cell]) -> bool:
+def order_ok(
+    walk: list[Cell], tokens: Mapping[str, Cell], occ: dict[Cell, list[int]] | None = None
+) -> bool:
     """True if every token is on the outline, on distinct cells, in clockwise A..L order."""
     if len(set(tokens.values())) != len(tokens):
         return False
-    occ = _occurrences(walk)
+    if occ is None:
+        occ = _occurrences(walk)
     if any(cell not in occ for cell in tokens.values()):
         return False
     size = len(walk)
+    if len(occ) == size:
+        # Each cell met once (the common case): one index per token, read from A.
+        start = occ[tokens["A"]][0]
+        prev = 0
+        for letter in LETTERS[1:]:
+            at = (occ[tokens[letter]][0] - start) % size
+            if at <= prev:
+                return False
+            prev = at
+        return True
     for start in occ[tokens["A"]]:
         prev = 0
         for letter in LETTERS[1:]:
@@ -113,15 +143,31 @@ def restore(
     ``blocked`` are cells no token may take (the city). Returns None if no placement
     exists with ``fixed`` where it stands.
     """
-    if order_ok(walk, tokens):
-        return dict(tokens)
+    key = (tuple(walk), tuple(sorted(tokens.items())), fixed, frozenset(blocked))
+    if key in _restored:
+        found = _restored[key]
+        return None if found is None else dict(found)
+    if len(_restored) >= _CACHE_SIZE:
+        _restored.clear()
+    placed = _restore(walk, tokens, fixed, key[3])
+    _restored[key] = None if placed is None else dict(placed)
+    return placed
+
+
+def _restore(
+    walk: list[Cell], tokens: Mapping[str, Cell], fixed: str, blocked_set: frozenset[Cell]
+) -> dict[str, Cell] | None:
     occ = _occurrences(walk)
+    if order_ok(walk, tokens, occ):
+        return dict(tokens)
     fixed_cell = tokens[fixed]
     if fixed_cell not in occ:
         return None
     size = len(walk)
-    blocked_set = set(blocked)
     seq = rotated_letters(fixed)[1:]
+    simple = len(occ) == size and not any(
+        cell in blocked_set for letter, cell in tokens.items() if letter != fixed
+    )
     for origin in occ[fixed_cell]:
         # Each token's walk indices counted from the fixed one, computed once per origin
         # rather than once per subset tried.
@@ -131,6 +177,11 @@ def restore(
             if tokens[letter] in occ
         }
         conflicts = _conflicts(seq, rel)
+        if simple and _place(walk, size, origin, rel, tokens, fixed, seq, 0, blocked_set) is None:
+            # Moving every token is the loosest constraint: with each outline cell met once
+            # and no token on the city, if the first free cells cannot hold them all,
+            # keeping some where they stand cannot either. Saves trying the 2048 subsets.
+            continue
         for mask in _MASKS:
             if conflicts is not None and _crossing(mask, conflicts):
                 continue
@@ -141,10 +192,10 @@ def restore(
 
 
 def _conflicts(seq: list[str], rel: dict[str, list[int]]) -> list[int] | None:
-    """For tokens that each stand on a cell met once on the walk (the common case):
-    bit j of entry i is set when seq[j], after seq[i], stands at or before it, so the
-    two cannot both stay. None when some token's cell is met twice or is off the walk;
-    then every subset goes through ``_place``, which handles those cases."""
+    """For tokens that each stand on a cell met once on the walk (the common case): the
+    pairs (as two-bit masks over ``seq``) of a token and a later one standing at or before
+    it, which cannot both stay. None when some token's cell is met twice or is off the
+    walk; then every subset goes through ``_place``, which handles those cases."""
     spots = []
     for letter in seq:
         at = rel.get(letter)
@@ -153,15 +204,15 @@ def _conflicts(seq: list[str], rel: dict[str, list[int]]) -> list[int] | None:
         spots.append(at[0])
     n = len(seq)
     return [
-        sum(1 << j for j in range(i + 1, n) if spots[j] <= spots[i]) for i in range(n)
+        (1 << i) | (1 << j) for i in range(n) for j in range(i + 1, n) if spots[j] <= spots[i]
     ]
 
 
-def _crossing(mask: int, conflicts: list[int]) -> bool:
-    """True when two tokens kept by ``mask`` are out of order (``_place`` would fail)."""
+def _crossing(mask: int, pairs: list[int]) -> bool:
+    """True when ``mask`` keeps both tokens of a pair out of order (``_place`` would fail)."""
     # A plain loop: any() over a generator costs twice as much on this hot path.
-    for i, conflict in enumerate(conflicts):  # noqa: SIM110
-        if mask >> i & 1 and conflict & mask:
+    for pair in pairs:  # noqa: SIM110
+        if mask & pair == pair:
             return True
     return False
 
@@ -181,7 +232,7 @@ def _place(
     fixed: str,
     seq: list[str],
     mask: int,
-    blocked: set[Cell],
+    blocked: frozenset[Cell],
 ) -> dict[str, Cell] | None:
     # Assign the kept tokens (bit i of ``mask`` keeps seq[i]) the smallest increasing
     # indices after the fixed one.

@@ -365,7 +365,7 @@ class Table:
         options = sorted({c for c in between if c not in taken and feasible(c)})
         if options:
             return options
-        return sorted({c for c in walk if c not in taken and feasible(c)})
+        return sorted(c for c in dict.fromkeys(walk) if c not in taken and feasible(c))
 
     def move_token(self, letter: str, cell: Cell) -> None:
         st = self.st
