@@ -4,8 +4,9 @@ Run: ``python benchmarks/ai.py`` (200 seeded games per line: hours on one core),
 ``python benchmarks/ai.py --games 20`` for a quick look; ``--game NAME`` and ``--seats N``
 pick lines. Each line: one ``search`` seat (seat ``seed % seats``) against ``greedy``
 seats, the search seat's win share (a win shared by k counts 1/k) with its 95% Wilson
-interval, and the time the search took per move (p50, p99, max), on one core at the
-default budget (iterations only, no time cap, so every figure replays for its seed).
+interval, and the time the search took per move (p50, p99), in CPU seconds of this
+one-threaded process (what it costs on one core, whatever else the machine runs) and
+in wall seconds, at the default budget (iterations only, no time cap, so every figure replays for its seed).
 Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s.
 """
 
@@ -38,6 +39,7 @@ def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]
     game = get_game(name)
     share = 0.0
     times: list[float] = []
+    cpu: list[float] = []
     for seed in range(start, start + games):
         me = seed % seats
         players = [game.ai("greedy") for _ in range(seats)]
@@ -46,20 +48,23 @@ def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]
         state = game.setup(seats, {}, seed)
         while (outcome := game.outcome(state)) is None:
             seat = min(game.pending(state).waiting)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = players[seat].choose(state, seat, rng)
             if seat == me:
                 times.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
             game.apply(state, seat, action)
         winners = [s.seat for s in outcome.winners]
         if me in winners:
             share += 1 / len(winners)
     times.sort()
+    cpu.sort()
     low, high = wilson(share, games)
+    p99 = min(len(times) - 1, int(len(times) * 0.99))
     return {
         "share": share / games, "low": low, "high": high,
-        "p50": times[len(times) // 2], "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
-        "max": times[-1], "moves": len(times),
+        "p50": times[len(times) // 2], "p99": times[p99], "max": times[-1],
+        "cpu50": cpu[len(cpu) // 2], "cpu99": cpu[p99], "moves": len(times),
     }
 
 
@@ -80,7 +85,8 @@ def main() -> None:
         print(
             f"{name}.search_vs_greedy_{seats}p share {100 * r['share']:.1f}% "
             f"[95% {100 * r['low']:.1f}-{100 * r['high']:.1f}] over {args.games} games; "
-            f"move p50 {r['p50']:.3f}s p99 {r['p99']:.3f}s max {r['max']:.3f}s "
+            f"move CPU p50 {r['cpu50']:.3f}s p99 {r['cpu99']:.3f}s, "
+            f"wall p50 {r['p50']:.3f}s p99 {r['p99']:.3f}s max {r['max']:.3f}s "
             f"({r['moves']:.0f} moves, {time.perf_counter() - start:.0f}s)",
             flush=True,
         )
