@@ -6,7 +6,8 @@ pick lines. Each line: one ``search`` seat (seat ``seed % seats``) against ``gre
 seats, the search seat's win share (a win shared by k counts 1/k) with its 95% Wilson
 interval, and the time the search took per move (p50, p99), in CPU seconds of this
 one-threaded process (what it costs on one core, whatever else the machine runs) and
-in wall seconds, at the default budget (iterations only, no time cap, so every figure replays for its seed).
+in wall seconds, at the default budget (iterations only, no time cap, so every figure
+replays for its seed).
 Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s.
 """
 
