@@ -19,6 +19,7 @@ from engine.ginkgopolis.render.palette import (
     WHITE,
 )
 from engine.ginkgopolis.render.tiles import draw_token, label_plate, paste_face
+from engine.ginkgopolis.render.words import tr
 
 TRIGGER_NAME = {"exploit": "Exploit", "urbanize": "Urbanize", "construct": "Build"}
 GROUPS = ("exploit", "urbanize", "construct", "endgame")
@@ -69,17 +70,19 @@ def endgame_long(card: str) -> str:
     info = BUILDING_CARDS[card].endgame or {}
     kind = info.get("type")
     if kind == "resources_on_color":
-        return f"1 SP per resource of yours on {BUILDING_NAME[info['color']].lower()} buildings"
+        return tr("1 SP per resource of yours on {colour} buildings",
+                  colour=tr(BUILDING_NAME[info["color"]]).lower())
     if kind == "buildings_low":
-        return "1 SP per building of 1 or 2 floors you own"
+        return tr("1 SP per building of 1 or 2 floors you own")
     if kind == "buildings_high":
-        return "3 SP per building of 3 floors or more you own"
+        return tr("3 SP per building of 3 floors or more you own")
     if kind == "cards_with_trigger":
-        return f"2 SP per {TRIGGER_NAME[info['trigger']]} bonus card in front of you"
+        return tr("2 SP per {trigger} bonus card in front of you",
+                  trigger=tr(TRIGGER_NAME[info["trigger"]]))
     if kind == "cards_of_color":
-        return f"2 SP per {BUILDING_NAME[info['color']].lower()} card in front of you"
+        return tr(f"2 SP per {BUILDING_NAME[info['color']].lower()} card in front of you")
     if kind == "flat":
-        return f"{info['sp']} SP"
+        return tr("{n} SP", n=info["sp"])
     return "?"
 
 
@@ -193,6 +196,13 @@ def _centered_items(
     _rich_line(c, cx, y, _reward_parts(items), size, bold=True)
 
 
+def _fitted(c: Canvas, cx: float, y: float, text: str, size: int, width: int, *,
+            bold: bool = False) -> None:
+    """A muted line centred at ``cx``, shrunk to fit ``width`` (French runs longer)."""
+    c.text((cx, y), text, fit_size(text, int(width), size, bold=bold, minimum=8), MUTED,
+           anchor="ma", bold=bold)
+
+
 def _building_card(c: Canvas, box: Box, card: str) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -200,7 +210,7 @@ def _building_card(c: Canvas, box: Box, card: str) -> None:
     text = BUILDING_TEXT[info.color]
     paste_face(c, info.color, box)
     label_plate(c, info.color, (x0 + w / 2, y0 + h * 0.14), card, int(w * 0.24))
-    name = f"{BUILDING_NAME[info.color]} {info.number}"
+    name = f"{tr(BUILDING_NAME[info.color])} {info.number}"
     c.text((x0 + w / 2, y0 + h * 0.27), name, int(w * 0.09), text, anchor="mm", bold=True)
     pad = int(w * 0.06)
     panel = (x0 + pad, y0 + int(h * 0.34), x1 - pad, y1 - pad)
@@ -210,21 +220,22 @@ def _building_card(c: Canvas, box: Box, card: str) -> None:
     inner = panel[2] - panel[0] - 2 * pad
     y: float = panel[1] + pad
     alone = {"B": "tile", "R": "res", "Y": "sp"}[info.color]
-    c.text((cx, y), "Played alone:", size, MUTED, anchor="ma")
+    _fitted(c, cx, y, tr("Played alone:"), size, inner)
     y += size * 2
-    _rich_line(c, cx, y, [("t", "+1"), ("i", alone), ("t", "per floor")], size + 1, bold=True)
+    _rich_line(c, cx, y, [("t", "+1"), ("i", alone), ("t", tr("per floor"))], size + 1,
+               bold=True)
     y += size * 1.3
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
     y += size * 0.6
-    c.text((cx, y), "With a tile: build on it", size, MUTED, anchor="ma")
+    _fitted(c, cx, y, tr("With a tile: build on it"), size, inner)
     y += size * 1.25
     if info.trigger:
-        c.text((cx, y), "and keep it as a bonus:", size, MUTED, anchor="ma")
+        _fitted(c, cx, y, tr("and keep it as a bonus:"), size, inner)
         y += size * 2.1
-        parts: list[Part] = [("t", TRIGGER_NAME[info.trigger])]
+        parts: list[Part] = [("t", tr(TRIGGER_NAME[info.trigger]))]
         _rich_line(c, cx, y, parts + _reward_parts(reward_items(info.reward)), size + 1, bold=True)
     else:
-        c.text((cx, y), "and keep it; at game end:", size, MUTED, anchor="ma")
+        _fitted(c, cx, y, tr("and keep it; at game end:"), size, inner)
         y += size * 1.5
         _paragraph(c, cx, y, endgame_long(card), size, inner, bold=True)
 
@@ -235,7 +246,7 @@ def _urbanization_card(c: Canvas, box: Box, letter: str) -> None:
     c.d.rounded_rectangle(
         box, radius=max(4, w // 10), fill=TOKEN_FILL, outline=INK, width=max(1, w // 45)
     )
-    c.text((x0 + w / 2, y0 + h * 0.08), "Urbanization", int(w * 0.1), MUTED, anchor="ma", bold=True)
+    _fitted(c, x0 + w / 2, y0 + h * 0.08, tr("Urbanization"), int(w * 0.1), w - 8, bold=True)
     s = int(w * 0.62)
     draw_token(
         c,
@@ -246,12 +257,13 @@ def _urbanization_card(c: Canvas, box: Box, letter: str) -> None:
     size = max(10, int(w * 0.085))
     y = y0 + int(h * 0.16) + s
     y = int(
-        _paragraph(c, x0 + w / 2, y, f"With a tile: build on token {letter}", size, w - 2 * pad)
+        _paragraph(c, x0 + w / 2, y, tr("With a tile: build on token {letter}", letter=letter),
+                   size, w - 2 * pad)
     )
     y += size // 2
-    c.text((x0 + w / 2, y), "Played alone:", size, MUTED, anchor="ma")
+    _fitted(c, x0 + w / 2, y, tr("Played alone:"), size, w - 2 * pad)
     y += int(size * 2)
-    parts: list[Part] = [("t", "+1"), ("i", "res"), ("t", "or"), ("t", "+1"), ("i", "tile")]
+    parts: list[Part] = [("t", "+1"), ("i", "res"), ("t", tr("or")), ("t", "+1"), ("i", "tile")]
     _rich_line(c, x0 + w / 2, y, parts, size + 1, bold=True)
 
 
@@ -268,13 +280,14 @@ def _character_card(c: Canvas, box: Box, cid: int) -> None:
     size = max(10, int(w * 0.085))
     cx = (panel[0] + panel[2]) / 2
     y = float(panel[1] + pad)
-    c.text((cx, y), "Start with", size, MUTED, anchor="ma")
+    inner = panel[2] - panel[0] - 2 * pad
+    _fitted(c, cx, y, tr("Start with"), size, inner)
     y += int(size * 1.4)
     _centered_items(c, cx, y + size * 0.6, reward_items(ch.start), size)
     y += int(size * 1.8)
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
     y += size // 2
-    c.text((cx, y), "Bonus each time you", size, MUTED, anchor="ma")
+    _fitted(c, cx, y, tr("Bonus each time you"), size, inner)
     y += int(size * 2.1)
-    parts: list[Part] = [("t", TRIGGER_NAME[ch.trigger].lower())]
+    parts: list[Part] = [("t", tr(TRIGGER_NAME[ch.trigger].lower()))]
     _rich_line(c, cx, y, parts + _reward_parts(reward_items(ch.reward)), size + 1, bold=True)

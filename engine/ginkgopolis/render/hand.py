@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.ginkgopolis.cards import is_urbanization
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, fit_text
 from engine.ginkgopolis.render.cardart import draw_card
 from engine.ginkgopolis.render.city import owner_color
 from engine.ginkgopolis.render.palette import (
@@ -23,6 +23,7 @@ from engine.ginkgopolis.render.palette import (
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height, shown
 from engine.ginkgopolis.render.tiles import draw_tile
+from engine.ginkgopolis.render.words import language, tr
 
 View = dict[str, Any]
 
@@ -91,9 +92,14 @@ def hand_layout(view: View) -> HandLayout:
     return HandLayout((WIDTH, y + lower_h + MARGIN), cards, tiles, screen, tiles_area, front)
 
 
-def render_private(view: View, *, names: list[str] | None = None) -> bytes:
+def render_private(view: View, *, names: list[str] | None = None, locale: str = "en") -> bytes:
     """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``);
-    ``names`` (by seat) puts the player's own name in the header."""
+    ``names`` (by seat) puts the player's own name in the header; words in ``locale``."""
+    with language(locale):
+        return _private(view, names)
+
+
+def _private(view: View, names: list[str] | None) -> bytes:
     lay = hand_layout(view)
     me = view["me"]
     seat = int(view["seat"])
@@ -104,13 +110,13 @@ def render_private(view: View, *, names: list[str] | None = None) -> bytes:
     pick = me.get("pick") or {}
     row = _row_cards(view)
     if me.get("packet"):
-        _section_title(c, MARGIN, title_y, "Draft: keep one of these characters")
+        _section_title(c, MARGIN, title_y, tr("Draft: keep one of these characters"))
         chosen = me.get("draft_pick")
     elif row:
-        _section_title(c, MARGIN, title_y, f"Your hand ({len(row)} cards)")
+        _section_title(c, MARGIN, title_y, tr("Your hand ({n} cards)", n=len(row)))
         chosen = pick.get("card")
     else:
-        _section_title(c, MARGIN, title_y, "Your hand is empty")
+        _section_title(c, MARGIN, title_y, tr("Your hand is empty"))
         chosen = None
     for box, card in zip(lay.cards, row, strict=True):
         _card(c, box, card, card == chosen, view)
@@ -130,6 +136,7 @@ def render_private(view: View, *, names: list[str] | None = None) -> bytes:
         first=view.get("first") == seat,
         drafting=drafting,
         solo=bool(view.get("solo")),
+        name=name_of(player, names),
     )
     return c.png()
 
@@ -150,8 +157,9 @@ def _header(c: Canvas, view: View, player: dict[str, Any], name: str) -> None:
         anchor="lm",
         bold=True,
     )
-    c.text((x + 14, cy), "- private: only you see this", 18, (200, 196, 186), anchor="lm")
-    label = "Character draft" if view.get("phase") == "draft" else f"Round {view.get('round')}"
+    c.text((x + 14, cy), tr("- private: only you see this"), 18, (200, 196, 186), anchor="lm")
+    label = tr("Character draft") if view.get("phase") == "draft" else tr("Round {n}",
+                                                                          n=view.get("round"))
     c.text((WIDTH - MARGIN, cy), label, 22, HIGHLIGHT, anchor="rm", bold=True)
 
 
@@ -164,8 +172,10 @@ def _card(c: Canvas, box: Box, card: Any, chosen: bool, view: View) -> None:
     if chosen:
         c.d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=14, fill=HIGHLIGHT)
     draw_card(c, box, card)
-    caption = "CHOSEN" if chosen else _city_caption(view, card)
-    c.text(((x0 + x1) / 2, y1 + 8), caption, 14, INK if chosen else MUTED, anchor="ma", bold=chosen)
+    caption = tr("CHOSEN") if chosen else _city_caption(view, card)
+    size = fit_size(caption, x1 - x0 + 12, 14, bold=chosen, minimum=9)
+    c.text(((x0 + x1) / 2, y1 + 8), caption, size, INK if chosen else MUTED, anchor="ma",
+           bold=chosen)
 
 
 def _city_caption(view: View, card: Any) -> str:
@@ -175,19 +185,20 @@ def _city_caption(view: View, card: Any) -> str:
     for b in view["board"]:
         if b["top"] == card:
             owner = owner_color(view, b)
-            who = f", owner {player_letter(owner)}" if owner else ", no owner"
-            return f"in city: {b['height']} floor{'s' if b['height'] > 1 else ''}{who}"
-    return "not on top of a building"
+            who = tr(", owner {p}", p=player_letter(owner)) if owner else tr(", no owner")
+            key = "in city: {n} floors{who}" if b["height"] > 1 else "in city: {n} floor{who}"
+            return tr(key, n=b["height"], who=who)
+    return tr("not on top of a building")
 
 
 def _screen_box(c: Canvas, box: Box, p: dict[str, Any]) -> None:
     x0, y0, x1, _y1 = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    c.text(((x0 + x1) / 2, y0 + 12), "Behind your screen", 17, INK, anchor="ma", bold=True)
+    c.text(((x0 + x1) / 2, y0 + 12), tr("Behind your screen"), 17, INK, anchor="ma", bold=True)
     rows = [
-        ("sp", "success points", shown(p.get("sp"))),
-        ("res", "resources", shown(p.get("screen_res"))),
-        ("tile", "tiles", shown(p.get("tiles"))),
+        ("sp", tr("success points"), shown(p.get("sp"))),
+        ("res", tr("resources"), shown(p.get("screen_res"))),
+        ("tile", tr("tiles"), shown(p.get("tiles"))),
     ]
     y = y0 + 60
     for kind, label, value in rows:
@@ -196,11 +207,12 @@ def _screen_box(c: Canvas, box: Box, p: dict[str, Any]) -> None:
         c.text((x0 + 112, y), label, 16, MUTED, anchor="lm")
         y += 48
     left = int(p.get("new_hand", 0))
-    c.text((x0 + 20, y), f"New Hand tokens left: {left}", 15, INK, anchor="lm")
+    line = tr("New Hand tokens left: {n}", n=left)
+    c.text((x0 + 20, y), line, fit_size(line, x1 - x0 - 30, 15, minimum=10), INK, anchor="lm")
     y += 26
     c.text(
         (x0 + 20, y),
-        f"In the city: {p.get('on_board', 0)} of {p.get('total_res')} resources",
+        tr("In the city: {a} of {b} resources", a=p.get("on_board", 0), b=p.get("total_res")),
         15,
         INK,
         anchor="lm",
@@ -211,6 +223,7 @@ def _tiles_box(c: Canvas, box: Box, me: dict[str, Any]) -> None:
     x0, y0, _, _ = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     n = len(me["tiles"])
-    c.text((x0 + 14, y0 + 10), f"Tiles behind your screen ({n})", 18, INK, anchor="la", bold=True)
+    c.text((x0 + 14, y0 + 10), tr("Tiles behind your screen ({n})", n=n), 18, INK, anchor="la",
+           bold=True)
     if not n:
-        c.text((x0 + 14, y0 + 50), "none", 16, MUTED, anchor="la")
+        c.text((x0 + 14, y0 + 50), tr("none"), 16, MUTED, anchor="la")

@@ -95,3 +95,19 @@ def test_the_bot_passes_the_tables_language_to_a_renderer_that_takes_it() -> Non
     view = GAME.view(late5(), None)
     fr = render_png("ginkgopolis", FileSpec("board"), view, names=["Zoé"], locale="fr")
     assert fr == render_board(view, names=["Zoé"], locale="fr")
+
+
+def test_the_private_image_speaks_french_and_names_its_player() -> None:
+    from engine.ginkgopolis.render import hand_layout, render_private
+    from tests.engine.ginkgopolis.render.states import early
+
+    view = GAME.view(early(), 1)
+    en = png(render_private(view))
+    assert png(render_private(view, locale="en")).tobytes() == en.tobytes()
+    fr = png(render_private(view, locale="fr"))
+    named = png(render_private(view, names=["A", "Jürgen", "C", "D"], locale="fr"))
+    lay = hand_layout(view)
+    assert en.size == fr.size
+    assert not same(en, fr, (0, 0, fr.width, 56))  # the header's words
+    x0, y0, _, _ = lay.front  # the player's panel names them
+    assert not same(fr, named, (x0 + 40, y0 + 8, x0 + 200, y0 + 36))
