@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skyhelp import GAME, snapshot
 
@@ -15,27 +16,31 @@ from engine.skybridge.pieces import BLOCKS, EXTRA_PER_SEAT, KINDS, PER_COLOUR, P
 from engine.skybridge.seating import rotation, seat_colours
 from engine.skybridge.state import SkybridgeState
 
-modes = st.sampled_from(
-    [
-        (2, {}),
-        (2, {"choose_colour": True}),
-        (2, {"elimination": True}),
-        (3, {}),
-        (3, {"elimination": True}),
-        (4, {}),
-        (4, {"elimination": True}),
-    ]
-)
+MODES = [
+    (2, {}),
+    (2, {"choose_colour": True}),
+    (2, {"elimination": True}),
+    (3, {}),
+    (3, {"elimination": True}),
+    (4, {}),
+    (4, {"elimination": True}),
+]
+modes = st.sampled_from(MODES)
 
 
-def random_game(seats: int, options: dict[str, bool], seed: int) -> list[SkybridgeState]:
-    """Every state of one random game, first to last."""
+def random_game(seats: int, options: dict[str, bool], seed: int,
+                data: st.DataObject | None = None) -> list[SkybridgeState]:
+    """Every state of one random game, first to last. With ``data``, Hypothesis draws
+    each move, so a failing game shrinks to one of first choices."""
     state = GAME.setup(seats, options, seed)
     rng = Rng.from_seed(seed)
     states = [state.copy()]
     while GAME.outcome(state) is None:
         seat = min(GAME.pending(state).waiting)
-        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        legal = GAME.legal_actions(state, seat)
+        action = (rng.choice(legal) if data is None
+                  else data.draw(st.sampled_from(legal), label="action"))
+        GAME.apply(state, seat, action)
         states.append(state.copy())
     return states
 
@@ -47,13 +52,14 @@ def on_board(state: SkybridgeState, kind: str, colour: str) -> int:
     return sum(t.count(piece) for t in state.board.towers)
 
 
-@settings(max_examples=25, deadline=None)
-@given(modes, st.integers(min_value=0, max_value=2**32))
+@pytest.mark.parametrize("mode", MODES, ids=[f"{n}-{'-'.join(o) or 'plain'}" for n, o in MODES])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
+@given(seed=st.integers(min_value=0, max_value=2**32), data=st.data())
 def test_every_piece_is_on_the_board_or_in_a_supply(
-    mode: tuple[int, dict[str, bool]], seed: int
+    mode: tuple[int, dict[str, bool]], seed: int, data: st.DataObject
 ) -> None:
     seats, options = mode
-    for state in random_game(seats, options, seed):
+    for state in random_game(seats, options, seed, data):
         for colour, kinds in state.supply.items():
             for kind in KINDS:
                 assert kinds[kind] >= 0
