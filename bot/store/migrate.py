@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from bot.store import pg_faults
+from bot.store.health import StorageError
 from bot.store.interface import Store
 from bot.store.pg_schema import Connection
 from bot.store.postgres import PostgresStore
@@ -212,9 +214,22 @@ async def copy_store(source: Store, target: Store) -> dict[str, int]:
         for table in SCHEMA:
             counts[table.name] = 0
             async for rows in _chunks(reader, table):
-                await writer.insert(table, rows)
+                try:
+                    await writer.insert(table, rows)
+                except StorageError:
+                    raise
+                except Exception as exc:
+                    if pg_faults.explain(exc, "") is not None:
+                        raise  # the storage's trouble: a StorageError once out of here
+                    # A row the target refuses (text PostgreSQL cannot hold, a broken
+                    # reference): said in one line; the target's transaction is undone.
+                    raise MigrationError(
+                        f"the target refused a row of {table.name} after "
+                        f"{counts[table.name]} rows ({type(exc).__name__}: {exc}); nothing "
+                        "was written") from exc
                 counts[table.name] += len(rows)
     return counts
+
 
 
 async def compare_stores(source: Store, target: Store) -> list[str]:

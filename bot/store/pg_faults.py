@@ -32,7 +32,7 @@ def redact(url: str) -> str:
 # politely (the transaction was rolled back, so nothing is half done).
 _FAULT_CLASSES: Final = {
     "08": ("io_error", "the connection to the database at {where} was lost ({detail})"),
-    "53": ("disk_full", "the database server at {where} is out of resources ({detail})"),
+    "53": ("io_error", "the database server at {where} is out of resources ({detail})"),
     "57": ("io_error", "the database server at {where} is shutting down ({detail})"),
     "58": ("io_error", "the database server at {where} has a system error ({detail})"),
     "XX": ("corrupt", "the database server at {where} reports an internal error ({detail})"),
@@ -51,6 +51,9 @@ def explain(error: BaseException, where: str) -> StorageError | None:
         if sqlstate == "53100":
             return StorageError("disk_full", f"the disk of the database server at {where} "
                                 "is full", path=where)
+        if sqlstate == "53300":
+            return StorageError("busy", f"the database server at {where} has too many "
+                                f"connections ({detail})", path=where)
         if sqlstate == "3D000":
             return StorageError("missing", f"no database at {where} ({detail})", path=where)
         if sqlstate.startswith("28"):
@@ -64,6 +67,9 @@ def explain(error: BaseException, where: str) -> StorageError | None:
     if isinstance(error, NewerSchema):
         return StorageError("newer_schema", f"{where} was written by a newer Urbanist "
                             f"({error}): upgrade Urbanist to use it", path=where)
+    if isinstance(error, TimeoutError):  # before OSError, of which it is one
+        return StorageError("io_error", f"the database at {where} did not answer in time",
+                            path=where)
     if isinstance(error, (OSError, asyncpg.InterfaceError, TimeoutError)):
         return StorageError("cannot_open" if isinstance(error, OSError) else "io_error",
                             f"cannot reach the database at {where} ({detail})", path=where)

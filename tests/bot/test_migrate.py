@@ -195,3 +195,27 @@ async def test_postgres_has_the_same_columns(pg_server: PgServer) -> None:
             await conn.close()
     finally:
         await pg_server.drop_database(name)
+
+
+async def test_a_row_the_target_cannot_hold_stops_the_copy_whole(
+        tmp_path: Path, pg_server: PgServer, clock: FakeClock) -> None:
+    """PostgreSQL's text cannot hold a NUL character, SQLite's can: the copy stops with
+    one line naming the table, and the target keeps nothing of it."""
+    source = tmp_path / "a.sqlite3"
+    ids = await _fill(str(source), clock)
+    conn = sqlite3.connect(source)
+    conn.execute("UPDATE seats SET name = ? WHERE table_id = ? AND seat = 1",
+                 ("Bo\x00b", ids["running"]))
+    conn.commit()
+    conn.close()
+    name = await pg_server.new_database()
+    try:
+        with pytest.raises(MigrationError, match="refused a row of seats"):
+            await migrate(str(source), pg_server.url_of(name))
+        target = await open_store(pg_server.url_of(name))
+        try:
+            assert await target.find_tables() == []
+        finally:
+            await target.close()
+    finally:
+        await pg_server.drop_database(name)

@@ -343,3 +343,24 @@ async def test_the_store_is_chosen_by_url_or_environment(
         "postgresql://bot:***@db.example/urbanist")
     assert describe("postgres://db/urbanist") == "postgres://db/urbanist"
     assert describe(tmp_path / "x.sqlite3") == str(tmp_path / "x.sqlite3")
+
+
+def test_postgres_faults_are_told_apart_from_bugs() -> None:
+    from bot.store.pg_faults import explain
+
+    where = "postgresql://bot:***@db/urbanist"
+    codes = {type(e).__name__: (f.code if (f := explain(e, where)) else None) for e in (
+        asyncpg.DiskFullError("full"), asyncpg.TooManyConnectionsError("many"),
+        asyncpg.OutOfMemoryError("oom"), asyncpg.AdminShutdownError("bye"),
+        asyncpg.ConnectionDoesNotExistError("gone"), asyncpg.DeadlockDetectedError("dl"),
+        asyncpg.InvalidCatalogNameError("nodb"), asyncpg.InvalidPasswordError("pw"),
+        asyncpg.UniqueViolationError("dup"), asyncpg.UndefinedColumnError("col"),
+        ConnectionRefusedError("refused"), TimeoutError())}
+    assert codes == {
+        "DiskFullError": "disk_full", "TooManyConnectionsError": "busy",
+        "OutOfMemoryError": "io_error", "AdminShutdownError": "io_error",
+        "ConnectionDoesNotExistError": "io_error", "DeadlockDetectedError": "busy",
+        "InvalidCatalogNameError": "missing", "InvalidPasswordError": "cannot_open",
+        # Bugs show as what they are.
+        "UniqueViolationError": None, "UndefinedColumnError": None,
+        "ConnectionRefusedError": "cannot_open", "TimeoutError": "io_error"}
