@@ -48,11 +48,15 @@ async def test_sqlite_pragmas_and_schema_version(store: SqliteStore, db_path: Pa
 
 async def test_reopen_does_not_migrate_twice(db_url: str) -> None:
     first = await open_store(db_url)
-    table_id = await first.create_table(_table(), [SeatRecord(0, "Alice", "u0")])
-    await first.close()
+    try:
+        table_id = await first.create_table(_table(), [SeatRecord(0, "Alice", "u0")])
+    finally:
+        await first.close()
     again = await open_store(db_url)
-    loaded = await again.load_table(table_id)
-    await again.close()
+    try:
+        loaded = await again.load_table(table_id)
+    finally:
+        await again.close()
     assert loaded is not None and loaded.options == {"rounds": 2}
     assert loaded.reminders == (3600,)
 

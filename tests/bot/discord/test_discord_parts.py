@@ -135,12 +135,15 @@ async def test_start_up_opens_the_database_and_plans_the_jobs(tmp_path: Path) ->
     db = tmp_path / "urbanist.sqlite3"
     clock = FakeClock()
     store = await SqliteStore.open(db)
-    service = TableService(store, MemoryNotifier(), clock=clock)
-    host, guest = Actor("1", "Ann"), Actor("2", "Ben")
-    info = await service.create(host, "skybridge", settings=TableSettings(seat_order="join"))
-    await service.join(info.id, guest)
-    info = await service.start(info.id, host)
-    await store.close()
+    try:
+        service = TableService(store, MemoryNotifier(), clock=clock)
+        host, guest = Actor("1", "Ann"), Actor("2", "Ben")
+        info = await service.create(host, "skybridge",
+                                    settings=TableSettings(seat_order="join"))
+        await service.join(info.id, guest)
+        info = await service.start(info.id, host)
+    finally:
+        await store.close()
 
     bot = UrbanistBot(BotConfig(db_path=db, clock=clock, sync_commands=False))
     await bot.setup_hook()
