@@ -177,13 +177,11 @@ def _restore(
             if tokens[letter] in occ
         }
         conflicts = _conflicts(seq, rel)
-        if simple and _place(walk, size, origin, rel, tokens, fixed, seq, 0, blocked_set) is None:
-            # Moving every token is the loosest constraint: with each outline cell met once
-            # and no token on the city, if the first free cells cannot hold them all,
-            # keeping some where they stand cannot either. Saves trying the 2048 subsets.
-            continue
+        room = _room(walk, size, origin, seq, rel, blocked_set) if simple else None
         for mask in _MASKS:
             if conflicts is not None and _crossing(mask, conflicts):
+                continue
+            if room is not None and not _fits(mask, *room):
                 continue
             placed = _place(walk, size, origin, rel, tokens, fixed, seq, mask, blocked_set)
             if placed is not None:
@@ -206,6 +204,46 @@ def _conflicts(seq: list[str], rel: dict[str, list[int]]) -> list[int] | None:
     return [
         (1 << i) | (1 << j) for i in range(n) for j in range(i + 1, n) if spots[j] <= spots[i]
     ]
+
+
+def _room(
+    walk: list[Cell],
+    size: int,
+    origin: int,
+    seq: list[str],
+    rel: dict[str, list[int]],
+    blocked: frozenset[Cell],
+) -> tuple[list[int], list[int]] | None:
+    """Each token's index from the fixed one, and how many cells a token may take up to
+    each index (prefix counts of cells off the city), when every cell is met once.
+
+    Then ``_place`` succeeds exactly when the kept tokens are in order and every gap
+    between two kept ones has as many free cells as tokens to move into it (``_fits``):
+    the only cells taken in a gap are those the moved tokens take, one each.
+    """
+    spots = []
+    for letter in seq:
+        at = rel.get(letter)
+        if at is None or len(at) != 1:
+            return None
+        spots.append(at[0])
+    free = [0] * (size + 1)
+    for r in range(1, size):
+        free[r] = free[r - 1] + (walk[(origin + r) % size] not in blocked)
+    free[size] = free[size - 1]
+    return spots, free
+
+
+def _fits(mask: int, spots: list[int], free: list[int]) -> bool:
+    prev, moved = 0, 0
+    for i, at in enumerate(spots):
+        if not mask >> i & 1:
+            moved += 1
+            continue
+        if at <= prev or free[at - 1] - free[prev] < moved:
+            return False
+        prev, moved = at, 0
+    return free[len(free) - 2] - free[prev] >= moved
 
 
 def _crossing(mask: int, pairs: list[int]) -> bool:
