@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from bot.store.interface import Store
-from bot.store.pg_faults import is_postgres_url
+from bot.store.pg_faults import is_postgres_url, redact
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore, default_db_path
 
@@ -23,8 +23,6 @@ def default_target() -> str | Path:
 
 def describe(target: str | Path | None) -> str:
     """What to call the database in a message (a URL without its password)."""
-    from bot.store.pg_faults import redact
-
     target = default_target() if target is None else target
     return redact(str(target)) if is_postgres_url(str(target)) else str(target)
 
