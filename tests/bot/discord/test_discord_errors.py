@@ -120,3 +120,60 @@ async def test_a_table_of_another_server_is_refused_by_id(world: World) -> None:
         assert answer is not None and result.ephemeral
         assert "no such table here" in answer.content.lower(), (command, answer.content)
         assert world.people[0].name not in answer.content
+
+
+# ------------------------------------------------------------------- posts and DMs
+
+
+async def test_a_post_forbidden_for_good_is_not_retried(world: World,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    info = await started(world)
+    posts = len(world.channel_messages())
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403,
+                           code=50013, message="Missing Permissions", times=None)
+    await play_one(world, info.id)
+    failed = await world.service.store.load_outbox(info.id, ["failed"])
+    assert failed and not await world.service.store.load_outbox(info.id, ["pending"])
+    # The failure is logged once per message, as a warning; nothing is tried again.
+    warned = [r for r in caplog.records if "failed" in r.getMessage()
+              and r.name == "bot.service.delivery"]
+    assert len(warned) == len(failed)
+    world.clock.advance(3600)
+    await world.service.sweep()
+    await world.flush()
+    assert len(world.channel_messages()) == posts
+    caplog.clear()  # the warnings were the point of this test
+
+
+async def test_a_failed_dm_channel_opening_is_retried(world: World) -> None:
+    info = await started(world)
+    seat = min(info.waiting)
+    waiter_seat = next(s for s in range(2) if s != seat)
+    waiter = world.member_of(info.seats[waiter_seat].user_id)
+    before = len(world.dms(waiter))
+    world.env.inject_error("POST", "/users/@me/channels", status=502, times=None)
+    await play_one(world, info.id)
+    assert len(world.dms(waiter)) == before
+    assert await world.service.store.load_outbox(info.id, ["pending"])
+    world.env.backend.faults.clear()
+    world.clock.advance(120)
+    await world.service.sweep()
+    await world.flush()
+    assert len(world.dms(waiter)) == before + 1
+    assert await world.service.store.load_outbox(info.id, ["pending"]) == []
+
+
+async def test_a_click_whose_message_cannot_be_edited_still_plays(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    info = await started(world)
+    seat = min(info.waiting)
+    member = world.member_of(info.seats[seat].user_id)
+    menu = world.menu_dm(member)
+    prompt = await world.service.prompt(info.id, world.actor(member))
+    world.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=404,
+                           code=10015, message="Unknown Webhook")
+    await world.pick(member, menu, prompt.options[0].text)
+    await world.flush()
+    assert (await world.service.info(info.id)).version == info.version + 1
+    assert any("could not mark the menu as used" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # that warning is the handled error this test is about
