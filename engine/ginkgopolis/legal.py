@@ -71,12 +71,25 @@ def play_actions(st: State, seat: int) -> list[GAction]:
     tiles = sorted(set(player.tiles))
     for card in player.hand:
         if is_urbanization(card):
-            actions += [PlayCard(card, gain="res"), PlayCard(card, gain="tile")]
+            actions += [_play(card, None, "res"), _play(card, None, "tile")]
             if player.screen_res >= 1:
-                actions += [PlayCard(card, t) for t in tiles]
+                actions += [_play(card, t, None) for t in tiles]
         else:
-            actions.append(PlayCard(card))
-            actions += [PlayCard(card, t) for t in table.affordable(seat, card, tiles)]
+            actions.append(_play(card, None, None))
+            actions += [_play(card, t, None) for t in table.affordable(seat, card, tiles)]
     if player.new_hand > 0 and player.hand:
         actions.append(NewHand())
     return actions
+
+
+# Actions are immutable values: the menus hand out the same objects instead of building
+# thousands of equal ones (a few hundred cards x tiles at most).
+_PLAYS: dict[tuple[str, str | None, str | None], PlayCard] = {}
+
+
+def _play(card: str, tile: str | None, gain: str | None) -> PlayCard:
+    key = (card, tile, gain)
+    play = _PLAYS.get(key)
+    if play is None:
+        play = _PLAYS[key] = PlayCard(card, tile, gain)
+    return play

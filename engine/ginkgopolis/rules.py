@@ -497,10 +497,12 @@ class Table:
         top = b.top
         color, number = tile_color(top), tile_number(top)
         res = player.screen_res + (b.resources if b.owner == p else 0) - b.height - 1
+        if res < 0:
+            return []
         sp = player.sp
         return [
             t for t in tiles
-            if res >= (1 if tile_color(t) != color else 0) and sp >= max(0, number - tile_number(t))
+            if (res >= 1 or t[0] == color) and sp >= max(0, number - int(t[1:]))
         ]
 
     def construct(self, p: int, card: str, tile: str) -> None:
