@@ -81,7 +81,8 @@ class TurnVerbs(Queries):
             return exc
         except NotYourTurn as exc:
             return IllegalAction(exc.message, code="not_your_turn")
-        return IllegalAction(f"{action.text()} is not possible now.")
+        return IllegalAction(f"{action.text()} is not one of the moves possible now.",
+                             code="not_legal", action=action.text())
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
                       actor_id: str | None, *, extra: NotesFor | None = None,

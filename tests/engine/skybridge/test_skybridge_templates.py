@@ -9,6 +9,8 @@ import jinja2
 import pytest
 from skyhelp import GAME, board_of, play, scenario
 
+from bot.service import Refused
+from bot.text import Renderer
 from engine.core.play import playout
 from engine.core.protocol import Action
 from engine.core.rng import Rng
@@ -147,16 +149,17 @@ def test_your_turn_explains_the_text_forms(locale: str) -> None:
     assert NAMES[seat] in text and "3@5" in text and "x3@5" in text and "`3@1`" in text
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-def test_refusal_gives_the_reason(locale: str) -> None:
-    context = {
-        "typed": "3@1",
-        "message": "A red piece may not rest on a red piece (top of foundation 1).",
-        "options": [{"text": "3@2"}],
-        "locale": locale,
-    }
-    text = ENV.get_template(f"{locale}/skybridge/refusal_illegal.txt").render(context)
-    assert "`3@1`" in text and "may not rest on a red piece" in text and "`3@2`" in text
+@pytest.mark.parametrize(("locale", "why"), [
+    ("en", "may not rest on a red piece"),
+    ("fr", "ne repose pas sur une pièce de sa couleur"),
+])
+def test_refusal_gives_the_reason(locale: str, why: str) -> None:
+    """The reason comes from the engine's code, in the reader's language."""
+    refused = Refused("illegal", "A red piece may not rest on a red piece (top of "
+                      "foundation 1).", typed="3@1", reason="same_colour", reason_params={},
+                      options=[{"text": "3@2", "json": {}}], legal=["3@2"])
+    text = Renderer().refusal(refused, locale=locale, game="skybridge")
+    assert "`3@1`" in text and why in text and "`3@2`" in text
 
 
 @pytest.mark.parametrize("locale", LOCALES)
