@@ -69,6 +69,9 @@ class SearchConfig:
     ``horizon``: actions played in a simulation before ``evaluate`` cuts it off, at
     the first moment the searching seat is not the one to act (None plays to the end).
     ``time_limit``: seconds; stops the search early in play (None: never).
+    ``margin``: if set, a finished game is valued half by the win share and half by
+    ``lead_value`` of the final totals with this scale: a denser signal than winning
+    alone, for games with many players and close scores.
     """
 
     iterations: int = 64
@@ -76,6 +79,7 @@ class SearchConfig:
     width: int = 8
     horizon: int | None = None
     time_limit: float | None = None
+    margin: float | None = None
 
 
 def outcome_value(outcome: Outcome, seat: int) -> float:
@@ -208,7 +212,17 @@ class SearchPlayer:
         while True:
             outcome = game.outcome(world)
             if outcome is not None:
-                return outcome_value(outcome, seat)
+                if self.config.margin is None:
+                    return outcome_value(outcome, seat)
+                totals = [0.0] * len(outcome.standings)
+                at = 0
+                for i, s in enumerate(outcome.standings):
+                    totals[i] = float(s.total)
+                    if s.seat == seat:
+                        at = i
+                return 0.5 * outcome_value(outcome, seat) + 0.5 * lead_value(
+                    totals, at, self.config.margin
+                )
             waiting = game.pending(world).waiting
             # Never cut inside the seat's own turn (a take before its placement, a
             # Neotopia turn of several steps): its value shows only once the turn is done.

@@ -101,8 +101,9 @@ def _player(config: SearchConfig, **kw: Any) -> SearchPlayer:
 
 @pytest.mark.parametrize("iterations", [24, 60])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_finds_the_winning_move(iterations: int, seed: int) -> None:
-    player = _player(SearchConfig(iterations=iterations))
+@pytest.mark.parametrize("margin", [None, 1.0])
+def test_finds_the_winning_move(iterations: int, seed: int, margin: float | None) -> None:
+    player = _player(SearchConfig(iterations=iterations, margin=margin))
     assert player.choose(Toy(rng=seed), 0, Rng.from_seed(seed)) == Move("win")
 
 
