@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import BadOptions, IllegalAction, ParseError, Rng, get_game, rank_totals
+from engine.core import (
+    BadOptions,
+    IllegalAction,
+    ParseError,
+    Rng,
+    game_names,
+    get_game,
+    rank_totals,
+)
 
 
 def test_rng_is_deterministic_and_its_state_is_one_int() -> None:
@@ -43,8 +51,34 @@ def test_errors_carry_a_code_and_a_readable_message() -> None:
 
 def test_registry_knows_the_games_and_refuses_unknown_ones() -> None:
     assert get_game("ginkgopolis").name == "ginkgopolis"
-    with pytest.raises(KeyError, match="known games"):
+    with pytest.raises(KeyError) as refused:
         get_game("monopoly")
+    # The refusal lists the games there are.
+    assert "known games: " in str(refused.value) and "ginkgopolis" in str(refused.value)
+
+
+def test_a_game_package_that_is_absent_is_skipped_but_a_broken_one_is_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def absent(name: str) -> object:
+        if name == "engine.neotopia":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name)
+
+    monkeypatch.setattr(importlib, "import_module", absent)
+    assert "ginkgopolis" in game_names()  # a game not installed is simply not offered
+
+    def broken(name: str) -> object:
+        if name == "engine.neotopia":
+            raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
+        return real(name)
+
+    monkeypatch.setattr(importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="numpyy"):
+        game_names()  # a game whose own import fails must say so
 
 
 def test_bad_options_are_refused_readably() -> None:
