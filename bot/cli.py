@@ -42,6 +42,39 @@ def is_url(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def shard_ids(text: str) -> list[int]:
+    """``0,2,5`` or ``0-3`` (or both mixed), ascending, each once."""
+    found: set[int] = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            first, last = int(low), int(high or low)
+            if first < 0 or last < first:
+                raise ValueError(part)
+            found.update(range(first, last + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: shard numbers like 0,1 or 0-3") from None
+    return sorted(found)
+
+
+def refuse_url(command: str, db: str | None) -> str | None:
+    """The one line ``local`` and ``tables`` answer a PostgreSQL URL with (they keep
+    their tables in an SQLite file), without the URL itself; None for a path."""
+    if not is_url(db or os.environ.get("URBANIST_DB") or ""):
+        return None
+    where = "--db" if db else "$URBANIST_DB"
+    return (f"{where} is a PostgreSQL URL, but `urbanist {command}` keeps its tables in an "
+            "SQLite file: give one with --db")
+
+
 def lazy(module: str, function: str) -> Any:
     """A ``func`` that imports ``module`` only when the subcommand runs."""
     def run(args: argparse.Namespace) -> int:
@@ -66,7 +99,7 @@ def add_local(subparsers: Any) -> None:
                    help="resume this table (`urbanist tables` lists them)")
     p.add_argument("--new", action="store_true",
                    help="start a new table even if one is unfinished")
-    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    p.add_argument("--db", default=None, help=DB_HELP)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_local_command)
@@ -93,13 +126,13 @@ def local_problem(args: argparse.Namespace) -> str | None:
 def run_local_command(args: argparse.Namespace) -> int:
     import asyncio
 
-    problem = local_problem(args)
+    problem = refuse_url("local", args.db) or local_problem(args)
     if problem:
         print(f"urbanist local: {problem}", file=sys.stderr)
         return 2
     from bot.store.health import hold_database
 
-    db = args.db or default_db()
+    db = Path(args.db) if args.db else default_db()
     hold_database(db)  # one process per database file, for this one's life
     from bot.console import run_local
 
@@ -116,7 +149,7 @@ def run_local_command(args: argparse.Namespace) -> int:
 def add_tables(subparsers: Any) -> None:
     p = subparsers.add_parser("tables", help="list the local tables of the database")
     p.add_argument("--all", action="store_true", help="finished ones too")
-    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    p.add_argument("--db", default=None, help=DB_HELP)
     p.set_defaults(func=run_tables)
 
 
@@ -127,8 +160,13 @@ def run_tables(args: argparse.Namespace) -> int:
     from bot.store import SqliteStore
     from bot.text import utc_time
 
+    refused = refuse_url("tables", args.db)
+    if refused:
+        print(f"urbanist tables: {refused}", file=sys.stderr)
+        return 2
+
     async def listing() -> int:
-        path = args.db or default_db()
+        path = Path(args.db) if args.db else default_db()
         if not Path(path).exists():
             print(f"no database at {path}: no local table yet")
             return 0
@@ -161,7 +199,12 @@ def add_simulate(subparsers: Any) -> None:
 
 def add_run(subparsers: Any) -> None:
     p = subparsers.add_parser("run", help=f"run the bot on Discord (needs ${TOKEN_VARIABLE})")
-    p.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    p.add_argument("--db", default=None, help=ANY_DB_HELP)
+    p.add_argument("--shard-count", type=positive, default=None, metavar="N",
+                   help="Discord shards in all, over every process (needs a PostgreSQL "
+                   "--db when several processes run)")
+    p.add_argument("--shard-ids", type=shard_ids, default=None, metavar="IDS",
+                   help="the shards this process connects, e.g. 0,1 or 0-3 (default: all)")
     p.add_argument("--no-sync", action="store_true",
                    help="do not re-register the slash commands with Discord at start")
     p.add_argument("--locale", default="en", choices=["en", "fr"],

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC
@@ -27,7 +30,8 @@ from bot.discord.notifier import DiscordNotifier
 from bot.discord.pacing import Pacer
 from bot.discord.translator import UrbanistTranslator
 from bot.service import BootReport, TableService
-from bot.store import SqliteStore
+from bot.store import Store, open_store
+from bot.store.pg_faults import is_postgres_url
 from bot.text import Renderer, discord_time
 
 log = logging.getLogger(__name__)
@@ -35,7 +39,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotConfig:
-    db_path: Path
+    db_path: str | Path  # an SQLite file, or a postgresql:// URL
     clock: Clock | None = None  # tests move a fake clock instead of waiting
     # APScheduler fires deadlines and reminders; tests call the job functions instead.
     scheduler: bool = True
@@ -44,11 +48,28 @@ class BotConfig:
     # the bot's tasks: SqliteStore.open leaves its PRAGMA cursors to the garbage collector,
     # and simcord's loop instrumentation keeps them alive long enough to break the
     # migration's COMMIT ("SQL statements in progress").
-    store: SqliteStore | None = None
+    store: Store | None = None
     seeds: Iterator[int] | None = None  # tables' seeds, for reproducible tests
     # Pace requests under Discord's limits (tests on simcord's virtual clock turn it off:
     # a paced request would wait for virtual time that nobody advances).
     pacing: bool = True
+    # Discord sharding (``urbanist run --shard-count N --shard-ids ...``): this process
+    # connects the shards ``shard_ids`` of ``shard_count``; None: one unsharded client.
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+    # Beside other processes on one PostgreSQL (always, on a URL): this process's name
+    # in the leases table; None picks a unique one.
+    owner: str | None = None
+
+
+def process_owner() -> str:
+    """A name no other process ever had: host, pid and a random part (a restarted pid
+    must not inherit the leases of the process that died)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def shares_database(config: BotConfig) -> bool:
+    return is_postgres_url(config.db_path)
 
 
 def intents() -> discord.Intents:
@@ -60,14 +81,18 @@ def intents() -> discord.Intents:
 
 class UrbanistBot(discord.Client):
     def __init__(self, config: BotConfig) -> None:
-        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None:
+            shards = {"shard_count": config.shard_count, "shard_ids": config.shard_ids}
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(),
+                         **shards)
         self.config = config
         self.tree: app_commands.CommandTree[UrbanistBot] = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         build_commands(self.tree)
         self.frontend = Frontend(self, Renderer(time_format=discord_time), config.seeds)
         self.notifier = DiscordNotifier(self.frontend, Pacer(enabled=config.pacing))
-        self.store: SqliteStore | None = None
+        self.store: Store | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self.boot_report: BootReport | None = None
 
@@ -76,12 +101,16 @@ class UrbanistBot(discord.Client):
         return self.frontend.service
 
     async def setup_hook(self) -> None:
-        self.store = self.config.store or await SqliteStore.open(self.config.db_path)
+        self.store = self.config.store or await open_store(self.config.db_path)
         self.config.store = None  # a restart with this config opens the file anew
         if self.config.scheduler:
             self.scheduler = AsyncIOScheduler(timezone=UTC)
         service = TableService(self.store, self.notifier, clock=self.config.clock,
                                scheduler=self.scheduler)
+        if shares_database(self.config):
+            # Any process applies any action; each table's deadlines, reminders, bot
+            # turns and outbox are done by the one process holding its lease.
+            service.share(self.config.owner or process_owner())
         self.frontend.attach(service)
         # Deadlines and reminders are rebuilt from the database before anything runs.
         self.boot_report = await service.boot()
@@ -101,6 +130,9 @@ class UrbanistBot(discord.Client):
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         await self.notifier.idle()
+        if self.store is not None and self.frontend.has_service:
+            with contextlib.suppress(Exception):  # they expire anyway
+                await self.service.leases.release_all(self.store, self.service.clock.now())
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -135,5 +167,10 @@ class UrbanistBot(discord.Client):
             await self.frontend.reply(interaction, text)
 
 
-def create_bot(db_path: Path, **options: Any) -> UrbanistBot:
-    return UrbanistBot(BotConfig(db_path=db_path, **options))
+class ShardedUrbanistBot(UrbanistBot, discord.AutoShardedClient):
+    """The bot over several shards in one process (``BotConfig.shard_count``)."""
+
+
+def create_bot(db_path: str | Path, **options: Any) -> UrbanistBot:
+    config = BotConfig(db_path=db_path, **options)
+    return (ShardedUrbanistBot if config.shard_count is not None else UrbanistBot)(config)

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.store.factory import default_target
 from bot.store.health import hold_database, probe
-from bot.store.sqlite import default_db_path
+from bot.store.pg_faults import is_postgres_url
 from bot.text import Renderer
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
@@ -29,8 +30,8 @@ def invite_permissions() -> int:
 
 def add_run(subparsers: Any) -> None:
     p = subparsers.add_parser("run", help=f"run the bot on Discord (needs ${TOKEN_VARIABLE})")
-    p.add_argument("--db", type=Path, default=None,
-                   help="SQLite file (default: $URBANIST_DB or ./urbanist.sqlite3)")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: "
+                   "$URBANIST_DB or ./urbanist.sqlite3)")
     p.add_argument("--no-sync", action="store_true",
                    help="do not re-register the slash commands with Discord at start")
     p.add_argument("--locale", default="en", choices=["en", "fr"],
@@ -46,16 +47,40 @@ def run_command(args: argparse.Namespace) -> int:
             locale=args.locale)
         print(help_text, file=sys.stderr)
         return 2
-    from bot.discord.bot import BotConfig, UrbanistBot
+    from bot.discord.bot import create_bot
 
-    db_path = args.db or default_db_path()
-    # One bot per database file, for this process's life; a storage fault stops it here,
-    # as one line (bot.cli prints StorageError), before it connects to Discord.
-    hold_database(db_path)
-    asyncio.run(probe(db_path))
+    target: str | Path = args.db or default_target()
+    if not is_postgres_url(target):
+        target = Path(target)
+        # One bot per database file, for this process's life; a storage fault stops it
+        # here, as one line (bot.cli prints StorageError), before it connects to Discord.
+        # A PostgreSQL database is shared by several processes through leases instead.
+        hold_database(target)
+    asyncio.run(probe_any(target))
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = UrbanistBot(BotConfig(db_path=db_path, sync_commands=not args.no_sync))
+    shard_count = getattr(args, "shard_count", None)
+    shard_ids = getattr(args, "shard_ids", None)
+    if shard_ids is not None and shard_count is None:
+        print("urbanist run: --shard-ids needs --shard-count", file=sys.stderr)
+        return 2
+    if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
+        print(f"urbanist run: shard ids go from 0 to {shard_count - 1}", file=sys.stderr)
+        return 2
+    bot = create_bot(target, sync_commands=not args.no_sync, shard_count=shard_count,
+                     shard_ids=shard_ids)
     # discord.py's own handler would log twice next to basicConfig's.
     bot.run(token, log_handler=None)
     return 0
+
+
+async def probe_any(target: str | Path) -> None:
+    """Open the database and close it again, so a storage fault stops the bot before it
+    connects to Discord (SQLite or PostgreSQL alike)."""
+    if not is_postgres_url(target):
+        await probe(target)
+        return
+    from bot.store.factory import open_store
+
+    store = await open_store(target)
+    await store.close()

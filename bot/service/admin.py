@@ -15,20 +15,50 @@ from bot.service.core import (
     StoreCorrupt,
 )
 from bot.service.errors import Refused
+from bot.service.leasing import TableLeases
+from bot.service.live import LiveTable
 from bot.service.settings import Actor
 from bot.service.turns import TurnVerbs
 from bot.service.values import BootReport, TableInfo
+from bot.store.health import StorageError
 
 log = logging.getLogger(__name__)
 
 
 class AdminVerbs(TurnVerbs):
+    # Alone on the database by default: every table is this process's (no lease asked).
+    leases: TableLeases = TableLeases.solo()
+
+    def share(self, owner: str, *, ttl: float | None = None) -> None:
+        """Run beside other processes on one database: from now on this process plans
+        jobs, resumes bots and sends the outbox only for the tables it holds a lease on
+        (``bot.service.leasing``). Call before ``boot``."""
+        self.leases = TableLeases(owner) if ttl is None else TableLeases(owner, ttl=ttl)
+        self.deadlines.owns = self.leases.owns
+        self.delivery.owns = self.leases.owns
+        self._cache.size = 0  # another process may write any table: always read it anew
+
+    async def refresh_leases(self) -> None:
+        """Renew this process's leases, take its share of the free and expired ones, and
+        make its jobs those of the database for the tables it now holds."""
+        if not self.leases.shared:
+            return
+        try:
+            await self.leases.refresh(self.store, self.clock.now())
+        except StorageError as exc:
+            # Our leases run out if this lasts: the jobs check them before acting.
+            log.error("leases: could not renew (%s)", exc)
+            return
+        self.deadlines.sync(await self.store.scheduled_timers())
+
     async def boot(self, *, verify: bool = False) -> BootReport:
         """Check the database, then rebuild every deadline and reminder job from it.
         With ``verify``, also replay every running table's log (slow; see ``verify``)."""
         problems = await self.store.integrity_check()
         if problems:
             raise StoreCorrupt("; ".join(problems[:5]))
+        if self.leases.shared:
+            await self.leases.refresh(self.store, self.clock.now())
         scheduled = await self.store.scheduled_timers()
         jobs = self.deadlines.plan_all(scheduled)
         running = await self.store.find_tables(statuses=["running"])
@@ -44,8 +74,12 @@ class AdminVerbs(TurnVerbs):
     async def sweep(self) -> None:
         """The periodic job (and the end of the boot): bots that owe a move play it (a
         crash or a failed write may have stopped them), and owed messages that are due
-        are sent. Nothing here depends on memory: it all comes from the database."""
+        are sent. Nothing here depends on memory: it all comes from the database.
+        Beside other processes, first the leases: only this process's tables are done."""
+        await self.refresh_leases()
         for table_id in await self.store.bot_turn_tables():
+            if not self.leases.owns(table_id):
+                continue
             try:
                 async with self._lock(table_id):
                     live = await self._load_or_none(table_id)
@@ -58,7 +92,9 @@ class AdminVerbs(TurnVerbs):
     def start_sweeping(self, scheduler: AsyncIOScheduler) -> None:
         """Run ``sweep`` every ``SWEEP_SECONDS`` and wake retries in real time."""
         self.delivery.timers = True
-        scheduler.add_job(self.sweep, "interval", seconds=SWEEP_SECONDS, id="urbanist-sweep",
+        # Beside other processes the sweep also renews the leases, well before they expire.
+        seconds = min(SWEEP_SECONDS, self.leases.period) if self.leases.shared else SWEEP_SECONDS
+        scheduler.add_job(self.sweep, "interval", seconds=seconds, id="urbanist-sweep",
                           replace_existing=True, coalesce=True, max_instances=1)
 
     async def pause(self, table_id: int, actor: Actor) -> TableInfo:
@@ -133,8 +169,8 @@ class AdminVerbs(TurnVerbs):
         """Job function: the AI plays for every seat whose deadline has passed (source
         timeout), as long as the table is still at ``version``."""
         async with self._lock(table_id):
-            live = await self._load_or_none(table_id)
-            if live is None or not self._job_current(live, version):
+            live = await self._job_table(table_id, version)
+            if live is None:
                 return
             now = self.clock.now()
             while live.record.status == "running":
@@ -149,8 +185,8 @@ class AdminVerbs(TurnVerbs):
     async def on_reminder(self, table_id: int, version: int) -> None:
         """Job function: remind the seats that still have to act and whose reminder is due."""
         async with self._lock(table_id):
-            live = await self._load_or_none(table_id)
-            if live is None or not self._job_current(live, version):
+            live = await self._job_table(table_id, version)
+            if live is None:
                 return
             now = self.clock.now()
             due = [t for t in live.timers if t.kind == "reminder" and t.due_at <= now]
@@ -165,3 +201,19 @@ class AdminVerbs(TurnVerbs):
                               notes=lambda t: [compose.your_turn(t, s, template="reminder")
                                                for s in seats])
             self._plan(live)
+
+    async def _job_table(self, table_id: int, version: int) -> LiveTable | None:
+        """The table a job may act on: still ours (the lease) and still at ``version``.
+        Beside other processes the table is read from the database, and a job for a
+        version another process has moved past plans the table's current timers."""
+        if not self.leases.owns(table_id, self.clock.now()):
+            log.info("table %d: job for v%d skipped (lease not held)", table_id, version)
+            return None
+        live = await self._load_or_none(table_id)
+        if live is None:
+            return None
+        if not self._job_current(live, version):
+            if self.leases.shared:
+                self._plan(live)
+            return None
+        return live

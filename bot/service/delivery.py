@@ -68,6 +68,10 @@ class DeliveryWorker:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._handles: dict[int, asyncio.TimerHandle] = {}
+        # Whether this process sends a table's outbox (``bot.service.leasing``): beside
+        # other processes only the lease holder does, so that no two processes ever
+        # claim the same in-doubt row; the holder's sweep sends what others committed.
+        self.owns: Callable[[int], bool] = lambda table_id: True
 
     # ---------------------------------------------------------------- entry points
 
@@ -75,6 +79,8 @@ class DeliveryWorker:
         """Called once a change that owes notifications is committed, under the table's
         lock. An inline transport sends at once, and what failed for good is returned
         for the caller to handle under the lock it holds; otherwise a task sends later."""
+        if not self.owns(table_id):
+            return []
         if getattr(self.notifier, "inline", False):
             return await self.run_table(table_id)
         self.kick(table_id)
@@ -82,6 +88,8 @@ class DeliveryWorker:
 
     def kick(self, table_id: int) -> None:
         """Make sure the table's due rows get sent soon (one task per table)."""
+        if not self.owns(table_id):
+            return
         if table_id in self._tasks:
             self._again.add(table_id)  # the running task looks again before it ends
             return
@@ -92,7 +100,7 @@ class DeliveryWorker:
     async def sweep(self) -> int:
         """Kick every table with rows due now; prune old sent rows. Returns the count."""
         now = self.clock.now()
-        tables = await self.store.outbox_tables(now)
+        tables = [t for t in await self.store.outbox_tables(now) if self.owns(t)]
         for table_id in tables:
             if getattr(self.notifier, "inline", False):
                 await self._report(await self.run_table(table_id))

@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 JobFunc = Callable[[int, int], Awaitable[None]]
 
 
+def _everything(table_id: int) -> bool:
+    return True
+
+
 def job_id(table_id: int, version: int, kind: str) -> str:
     return f"table:{table_id}:v{version}:{kind}"
 
@@ -62,6 +66,9 @@ class DeadlineScheduler:
         self._funcs: dict[str, JobFunc] = {"deadline": _job_function(on_deadline),
                                            "reminder": _job_function(on_reminder)}
         self.planned: dict[int, dict[str, PlannedJob]] = {}
+        # Whether this process owns a table's jobs (``bot.service.leasing``): alone on the
+        # database it owns them all; beside other processes only its leased tables'.
+        self.owns: Callable[[int], bool] = _everything
 
     def plan(self, table_id: int, version: int, timers: Iterable[TimerRecord]) -> None:
         """Replace the table's jobs with the earliest timer of each kind."""
@@ -69,15 +76,41 @@ class DeadlineScheduler:
         for t in timers:
             earliest[t.kind] = min(t.due_at, earliest.get(t.kind, t.due_at))
         self.cancel(table_id)
+        if not self.owns(table_id):
+            return
         for kind, due in earliest.items():
             self._add(ScheduledTimer(table_id, version, kind, due))  # type: ignore[arg-type]
 
     def plan_all(self, scheduled: Iterable[ScheduledTimer]) -> int:
         count = 0
         for item in scheduled:
-            self._add(item)
-            count += 1
+            if self.owns(item.table_id):
+                self._add(item)
+                count += 1
         return count
+
+    def sync(self, scheduled: Iterable[ScheduledTimer]) -> int:
+        """Make the planned jobs those of ``scheduled`` (the database's timers) for the
+        tables this process owns: what another process changed, a bucket gained or lost.
+        Returns how many tables' jobs changed."""
+        wanted: dict[int, dict[str, ScheduledTimer]] = {}
+        for item in scheduled:
+            if self.owns(item.table_id):
+                wanted.setdefault(item.table_id, {})[item.kind] = item
+        changed = 0
+        for table_id in [t for t in self.planned if t not in wanted]:
+            self.cancel(table_id)
+            changed += 1
+        for table_id, items in wanted.items():
+            have = self.planned.get(table_id, {})
+            if {k: (j.version, j.due_at) for k, j in have.items()} == {
+                    k: (i.version, i.due_at) for k, i in items.items()}:
+                continue
+            self.cancel(table_id)
+            for item in items.values():
+                self._add(item)
+            changed += 1
+        return changed
 
     def cancel(self, table_id: int) -> None:
         jobs = self.planned.pop(table_id, {})
