@@ -83,7 +83,7 @@ async def test_a_move_made_elsewhere_is_planned_by_the_owner(
 async def test_a_dead_process_tables_are_taken_over_and_fire_once(
         store: Store, second_store: Store, clock: FakeClock) -> None:
     one, _ = shared(store, clock, "one")
-    two, two_notes = shared(second_store, clock, "two")
+    two, _ = shared(second_store, clock, "two")
     await one.boot()
     await two.boot()
     await one.sweep()
