@@ -179,7 +179,18 @@ class AdminVerbs(TurnVerbs):
                               if t.kind == "deadline" and t.due_at <= now and t.seat in waiting)
                 if not late:
                     break
-                await self._play_late(live, late[0])
+                try:
+                    await self._play_late(live, late[0])
+                except Refused as refusal:
+                    if refusal.code != "busy":
+                        raise
+                    # Another process moved the table first (its owner may be acting on
+                    # it): nothing was written; the table's new timers are planned anew.
+                    log.info("table %d: deadline for v%d lost a race; replanned", table_id,
+                             version)
+                    if (fresh := await self._load_or_none(table_id)) is not None:
+                        self._plan(fresh)
+                    return
             await self._after_change(live)
 
     async def on_reminder(self, table_id: int, version: int) -> None:
