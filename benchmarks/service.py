@@ -1,6 +1,8 @@
 """Service figures, one per line: ``name value unit``.
 
     python benchmarks/service.py [--actions 400] [--tables 10000] [--game skybridge]
+    python benchmarks/service.py --postgres [--actions 400] [--pg-tables 100000]
+                                 [--seconds 10]
 
 - action_commit_p50/p99: an accepted action, from ``service.act`` to its durable commit
   (SQLite file, WAL, synchronous=FULL) and the notifications handed over;
@@ -11,6 +13,17 @@
   reminder job of N running tables in APScheduler (goal: under 5 s);
 - idle_table_memory: Python heap held per idle running table after that start (its
   jobs), and cached_table_memory: one table kept live in the service's cache.
+
+With ``--postgres``, the same on a PostgreSQL server started by ``pgserver`` (its
+defaults: fsync and synchronous_commit on, so a commit is durable), the service running
+as it does beside other processes (``TableService.share``):
+
+- pg_action_commit_p50/p99 against pg_raw_commit_p50/p99: an asyncpg transaction on the
+  same server writing the same bytes (the action JSON and the snapshot);
+- pg_actions_per_second_Nproc for 1, 2 and 4 processes, each playing its own tables for
+  ``--seconds`` (every action a durable commit);
+- pg_start_N_tables: open the store, take the leases, and schedule every deadline and
+  reminder job of N running tables (100,000 by default) in APScheduler.
 """
 
 from __future__ import annotations
@@ -18,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import sqlite3
 import sys
 import tempfile
@@ -27,10 +41,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import asyncpg
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.service import Actor, Notification, TableService, TableSettings
-from bot.store import SqliteStore, canonical
+from bot.store import SqliteStore, Store, canonical, open_store
 from engine.core import Rng, get_game
 
 
@@ -48,10 +63,14 @@ def emit(name: str, value: float, unit: str) -> None:
     print(f"{name} {value:.3f} {unit}", flush=True)
 
 
-async def action_latency(tmp: Path, game: str, count: int) -> tuple[list[float], list[tuple[
-        str, str]]]:
-    store = await SqliteStore.open(tmp / "bench.sqlite3")
+async def action_latency(tmp: Path, game: str, count: int, *, url: str | None = None
+                         ) -> tuple[list[float], list[tuple[str, str]]]:
+    store: Store = (await SqliteStore.open(tmp / "bench.sqlite3") if url is None
+                    else await open_store(url))
     service = TableService(store, NullNotifier(), cache_size=16)
+    if url is not None:
+        service.share(f"bench-{os.getpid()}")
+        await service.boot()
     players = [Actor(f"u{i}", f"P{i}") for i in range(2)]
     rng = Rng.from_seed(1)
     timings: list[float] = []
@@ -73,6 +92,7 @@ async def action_latency(tmp: Path, game: str, count: int) -> tuple[list[float],
             record = await store.load_table(info.id)
             assert record is not None and record.snapshot is not None
             payloads.append((canonical(option.json), record.snapshot))
+    await service.delivery.idle()
     await store.close()
     return timings, payloads
 
@@ -174,12 +194,156 @@ async def cached_table_memory(tmp: Path, game: str) -> float:
     return (after - before) / len(ids)
 
 
+async def pg_raw_latency(url: str, payloads: list[tuple[str, str]]) -> list[float]:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE raw_t (id BIGINT PRIMARY KEY, version BIGINT, "
+                           "snapshot TEXT); CREATE TABLE raw_a (version BIGINT PRIMARY KEY, "
+                           "action TEXT); INSERT INTO raw_t VALUES (1, 0, '')")
+        timings = []
+        for version, (action, snapshot) in enumerate(payloads, 1):
+            started = time.perf_counter()
+            async with conn.transaction():
+                await conn.execute("INSERT INTO raw_a VALUES ($1, $2)", version, action)
+                await conn.execute("UPDATE raw_t SET version = $1, snapshot = $2 WHERE id = 1",
+                                   version, snapshot)
+            timings.append(time.perf_counter() - started)
+        return timings
+    finally:
+        await conn.close()
+
+
+async def pg_worker(url: str, game: str, seconds: float) -> None:
+    """One process of the throughput figure: plays its own tables for ``seconds`` and
+    prints how many actions it committed."""
+    store = await open_store(url)
+    service = TableService(store, NullNotifier())
+    service.share(f"bench-{os.getpid()}")
+    await service.boot()
+    players = [Actor(f"{os.getpid()}a", "A"), Actor(f"{os.getpid()}b", "B")]
+    rng = Rng.from_seed(os.getpid())
+    done = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
+        await service.join(info.id, players[1])
+        await service.start(info.id, players[0])
+        while time.perf_counter() < end:
+            current = await service.info(info.id)
+            if current.status != "running":
+                break
+            seat = min(current.waiting)
+            prompt = await service.prompt(info.id, players[seat])
+            option = prompt.options[rng.randbelow(len(prompt.options))]
+            await service.act(info.id, players[seat], option.json, version=prompt.version)
+            done += 1
+    print(done, flush=True)
+    await service.delivery.idle()
+    await store.close()
+
+
+async def pg_throughput(url: str, game: str, processes: int, seconds: float) -> float:
+    procs = [await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--pg-worker", url, "--game", game,
+        "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE) for _ in range(processes)]
+    counts = [int((await p.communicate())[0].split()[-1]) for p in procs]
+    return sum(counts) / seconds
+
+
+async def pg_fill_tables(url: str, game: str, tables: int) -> None:
+    """N running two-seat tables with their timers, written by the server itself."""
+    store = await open_store(url)  # creates the schema
+    await store.close()
+    engine = get_game(game)
+    snapshot = canonical(engine.state_to_json(engine.setup(2, engine.default_options(), 1)))
+    now = time.time()
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(
+            "INSERT INTO tables (id, game, options, seed, status, version, snapshot, locale, "
+            "host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
+            "created_at, updated_at) SELECT i, $1, $2, 1, 'running', 1, $3, 'en', 'u0', 86400, "
+            "'[43200,3600]', 'ai', 'join', 2, $4, $4 FROM generate_series(1, $5) i",
+            game, canonical(engine.default_options()), snapshot, now, tables)
+        await conn.execute(
+            "INSERT INTO seats (table_id, seat, user_id, name, is_bot) SELECT i, s, 'u' || s, "
+            "'P' || s, false FROM generate_series(1, $1) i, generate_series(0, 1) s", tables)
+        await conn.execute(
+            "INSERT INTO timers (table_id, seat, kind, due_at) SELECT i, 0, k, $2 + 3600 + "
+            "(i % 86400) - CASE k WHEN 'reminder' THEN 1800 ELSE 0 END "
+            "FROM generate_series(1, $1) i, unnest(ARRAY['deadline', 'reminder']) k",
+            tables, now)
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
+async def pg_start_time(url: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    store = await open_store(url)
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    service = TableService(store, NullNotifier(), scheduler=scheduler)
+    service.share(f"bench-{os.getpid()}")
+    report = await service.boot()
+    scheduler.start()
+    elapsed = time.perf_counter() - started
+    scheduler.shutdown(wait=False)
+    await service.leases.release_all(store, time.time())
+    await store.close()
+    return elapsed, report.jobs
+
+
+async def pg_main(args: argparse.Namespace) -> None:
+    import pgserver
+
+    with tempfile.TemporaryDirectory(prefix="urbanist-pgbench-") as name:
+        server = pgserver.get_server(Path(name) / "pgdata", cleanup_mode="delete")
+        try:
+            url = server.get_uri()
+            admin = await asyncpg.connect(url)
+            for db in ("bench_actions", "bench_many"):
+                await admin.execute(f"CREATE DATABASE {db}")
+            await admin.close()
+            head, sep, query = url.partition("?")
+            base = head.rsplit("/", 1)[0]
+            actions_url = f"{base}/bench_actions{sep}{query}"
+            many_url = f"{base}/bench_many{sep}{query}"
+            timings, payloads = await action_latency(Path(name), args.game, args.actions,
+                                                     url=actions_url)
+            raw = await pg_raw_latency(actions_url, payloads)
+            p99, raw99 = percentile(timings, 99), percentile(raw, 99)
+            emit("pg_action_commit_p50", percentile(timings, 50) * 1000, "ms")
+            emit("pg_action_commit_p99", p99 * 1000, "ms")
+            emit("pg_raw_commit_p50", percentile(raw, 50) * 1000, "ms")
+            emit("pg_raw_commit_p99", raw99 * 1000, "ms")
+            emit("pg_action_commit_p99_ratio", p99 / raw99, "x")
+            for processes in (1, 2, 4):
+                rate = await pg_throughput(actions_url, args.game, processes, args.seconds)
+                emit(f"pg_actions_per_second_{processes}proc", rate, "actions/s")
+            await pg_fill_tables(many_url, args.game, args.pg_tables)
+            elapsed, jobs = await pg_start_time(many_url)
+            emit(f"pg_start_{args.pg_tables}_tables", elapsed, "s")
+            emit("pg_start_jobs_scheduled", jobs, "jobs")
+        finally:
+            server.cleanup()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--game", default="skybridge")
+    parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--pg-tables", type=int, default=100_000)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--pg-worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.pg_worker is not None:
+        await pg_worker(args.pg_worker, args.game, args.seconds)
+        return
+    if args.postgres:
+        await pg_main(args)
+        return
     with tempfile.TemporaryDirectory(prefix="urbanist-bench-", dir=".") as name:
         tmp = Path(name)
         timings, payloads = await action_latency(tmp, args.game, args.actions)
