@@ -49,6 +49,14 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     from bot.discord.bot import create_bot
 
+    shard_count = getattr(args, "shard_count", None)
+    shard_ids = getattr(args, "shard_ids", None)
+    if shard_ids is not None and shard_count is None:
+        print("urbanist run: --shard-ids needs --shard-count", file=sys.stderr)
+        return 2
+    if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
+        print(f"urbanist run: shard ids go from 0 to {shard_count - 1}", file=sys.stderr)
+        return 2
     target: str | Path = args.db or default_target()
     if not is_postgres_url(target):
         target = Path(target)
@@ -59,14 +67,6 @@ def run_command(args: argparse.Namespace) -> int:
     asyncio.run(probe_any(target))
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    shard_count = getattr(args, "shard_count", None)
-    shard_ids = getattr(args, "shard_ids", None)
-    if shard_ids is not None and shard_count is None:
-        print("urbanist run: --shard-ids needs --shard-count", file=sys.stderr)
-        return 2
-    if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
-        print(f"urbanist run: shard ids go from 0 to {shard_count - 1}", file=sys.stderr)
-        return 2
     bot = create_bot(target, sync_commands=not args.no_sync, shard_count=shard_count,
                      shard_ids=shard_ids)
     # discord.py's own handler would log twice next to basicConfig's.
