@@ -9,6 +9,7 @@ bounded by counting (interpreter calls, memory), never by timing.
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -119,18 +120,23 @@ def test_parse_action_answers_every_text(name: str, step: int, text: str) -> Non
 
 @contextmanager
 def _counting_calls() -> Iterator[list[int]]:
-    """Count every function call, Python or C, made on this thread inside the block."""
+    """Count every function call, Python or C, made on this thread inside the block.
+    The garbage collector is off meanwhile: a collection would run the finalizers of
+    other tests' leftovers and count their calls too (seen in the full suite)."""
     count = [0]
 
     def profile(frame: object, event: str, arg: object) -> None:
         if event in ("call", "c_call"):
             count[0] += 1
 
+    gc.collect()
+    gc.disable()
     sys.setprofile(profile)
     try:
         yield count
     finally:
         sys.setprofile(None)
+        gc.enable()
 
 
 def _cost(call: Callable[[], object]) -> tuple[int, int]:
