@@ -57,18 +57,18 @@ class AdminVerbs(TurnVerbs):
         problems = await self.store.integrity_check()
         if problems:
             raise StoreCorrupt("; ".join(problems[:5]))
-        if self.leases.shared:
-            await self.leases.refresh(self.store, self.clock.now())
-        scheduled = await self.store.scheduled_timers()
-        jobs = self.deadlines.plan_all(scheduled)
+        if not self.leases.shared:
+            self.deadlines.plan_all(await self.store.scheduled_timers())
         running = await self.store.find_tables(statuses=["running"])
         if verify:
             for table in running:
                 report = await self.verify(table.id)
                 if not report.ok:
                     raise StoreCorrupt(f"table {table.id}: {report.problem}")
-        log.info("boot: %d running tables, %d jobs", len(running), jobs)
+        # Beside other processes the sweep takes the leases, then plans their tables' jobs.
         await self.sweep()
+        jobs = self.deadlines.job_count()
+        log.info("boot: %d running tables, %d jobs", len(running), jobs)
         return BootReport(tuple(problems), jobs, len(running))
 
     async def sweep(self) -> None:
