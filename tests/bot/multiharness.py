@@ -60,7 +60,8 @@ class Workers:
     async def _read(self, owner: str, proc: asyncio.subprocess.Process) -> None:
         assert proc.stdout is not None
         async for line in proc.stdout:
-            self.lines.append((owner, line.decode().split()))
+            if line.endswith(b"\n"):  # a line cut by SIGKILL was never said
+                self.lines.append((owner, line.decode().split()))
 
     def said(self, word: str, owner: str | None = None) -> list[list[str]]:
         return [w for o, w in self.lines if w and w[0] == word and owner in (None, o)]
