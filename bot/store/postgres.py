@@ -42,7 +42,8 @@ from bot.store.records import (
     VersionConflict,
     canonical,
 )
-from bot.store.sqlite import _first_tables, _with_table_id
+from bot.store.sqlite import _first_tables
+from bot.store.sqlite_outbox import with_table_id
 
 MAX_ID: Final = 2**63  # BIGINT
 POOL_MAX: Final = 10
@@ -124,7 +125,7 @@ async def _insert_outbox(conn: Connection, table_id: int,
         await conn.executemany(
             "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [(table_id, r.version, r.seat, canonical(_with_table_id(r.payload, table_id)),
+            [(table_id, r.version, r.seat, canonical(with_table_id(r.payload, table_id)),
               r.state, float(r.due_at), float(r.created_at)) for r in rows])
 
 

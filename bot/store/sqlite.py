@@ -33,6 +33,17 @@ from bot.store.records import (
     VersionConflict,
     canonical,
 )
+from bot.store.sqlite_outbox import (
+    claim_outbox,
+    drop_menu,
+    insert_outbox,
+    mark_outbox,
+    outbox_from_row,
+    prune_outbox,
+    record_menu,
+    take_menus,
+)
+from bot.store.sqlite_tx import Transaction as _Transaction
 
 DEFAULT_DB = "urbanist.sqlite3"
 MAX_ID = 2**63  # SQLite's integers are signed 64-bit
@@ -241,10 +252,10 @@ class SqliteStore:
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
-        return await self._run(_claim_outbox, table_id, now)
+        return await self._run(claim_outbox, table_id, now)
 
     async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
-        await self._run(_mark_outbox, list(results), now)
+        await self._run(mark_outbox, list(results), now)
 
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]:
@@ -258,22 +269,22 @@ class SqliteStore:
             params += list(states)
         sql = "SELECT * FROM outbox" + (" WHERE " + " AND ".join(where) if where else "")
         rows = await self._run(_fetchall, sql + " ORDER BY id", params)
-        return [_outbox_from_row(r) for r in rows]
+        return [outbox_from_row(r) for r in rows]
 
     async def prune_outbox(self, before: float) -> int:
-        return await self._run(_prune_outbox, before)
+        return await self._run(prune_outbox, before)
 
     async def record_menu(self, menu: MenuRecord) -> None:
-        await self._run(_record_menu, menu)
+        await self._run(record_menu, menu)
 
     async def drop_menu(self, table_id: int, message_id: str) -> None:
-        await self._run(_drop_menu, table_id, message_id)
+        await self._run(drop_menu, table_id, message_id)
 
     async def take_menus(self, table_id: int, seat: int | None,
                          before_version: int | None) -> list[MenuRecord]:
         """Remove and return the menus of ``seat`` (None: every seat) opened before
         ``before_version`` (None: all): the ones to disable."""
-        return await self._run(_take_menus, table_id, seat, before_version)
+        return await self._run(take_menus, table_id, seat, before_version)
 
     async def bot_turn_tables(self) -> list[int]:
         rows = await self._run(
@@ -382,25 +393,6 @@ class SqliteStore:
 # The operations themselves: plain functions of a sqlite3 connection, run on its thread.
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        self._conn.execute("BEGIN IMMEDIATE")
-        return self._conn
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            self._conn.execute("COMMIT")
-        elif self._conn.in_transaction:
-            # SQLite has already rolled back on some errors (a full disk): a second
-            # ROLLBACK would fail and hide the error that matters.
-            self._conn.execute("ROLLBACK")
-
-
 def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
     return conn.execute(sql, params).fetchall()
 
@@ -416,7 +408,7 @@ def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[Seat
         assert table_id is not None
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [_seat_values(table_id, s) for s in seats])
-        _insert_outbox(conn, table_id, outbox)
+        insert_outbox(conn, table_id, outbox)
     return table_id
 
 
@@ -500,95 +492,9 @@ def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | 
                  action.public_text, canonical(action.events), action.source,
                  action.actor_id, action.at),
             )
-        _insert_outbox(conn, table.id, outbox)
+        insert_outbox(conn, table.id, outbox)
         if ratings is not None:
             _settle(conn, ratings)
-
-
-def _insert_outbox(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow]) -> None:
-    conn.executemany(
-        "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(table_id, r.version, r.seat, canonical(_with_table_id(r.payload, table_id)),
-          r.state, r.due_at, r.created_at) for r in rows])
-
-
-def _with_table_id(payload: dict[str, Any], table_id: int) -> dict[str, Any]:
-    # A new table's notes are written before its id exists (in the same transaction
-    # that creates it): they get the id here.
-    if payload.get("table_id") == table_id:
-        return payload
-    context = {**payload.get("context", {}), "table_id": table_id}
-    return {**payload, "table_id": table_id, "context": context}
-
-
-def _outbox_from_row(r: sqlite3.Row) -> OutboxRow:
-    return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
-                     payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
-                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
-
-
-def _claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[OutboxRow]:
-    """The table's rows to hand to the transport: every held row and every row due now
-    (those left ``sending`` by a crash included), each marked ``sending`` first, so that
-    a crash from here on leaves them in doubt rather than forgotten. Empty when nothing
-    is due: held news alone waits for its round."""
-    with _Transaction(conn):
-        rows = conn.execute(
-            "SELECT * FROM outbox WHERE table_id = ? AND (state = 'held' OR "
-            "(state IN ('pending', 'sending') AND due_at <= ?)) ORDER BY id",
-            (table_id, now)).fetchall()
-        if not any(r["state"] != "held" for r in rows):
-            return []
-        claimed = [_outbox_from_row(r) for r in rows]
-        conn.executemany(
-            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
-            [(r.id,) for r in claimed if r.state != "held"])
-    return claimed
-
-
-def _mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: float) -> None:
-    with _Transaction(conn):
-        conn.executemany(
-            "UPDATE outbox SET state = ?, due_at = ?, error = ?, done_at = ? WHERE id = ?",
-            [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id)
-             for r in results])
-
-
-def _prune_outbox(conn: sqlite3.Connection, before: float) -> int:
-    with _Transaction(conn):
-        return conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') AND "
-                            "done_at < ?", (before,)).rowcount
-
-
-def _record_menu(conn: sqlite3.Connection, menu: MenuRecord) -> None:
-    with _Transaction(conn):
-        conn.execute("INSERT OR REPLACE INTO menus VALUES (?, ?, ?, ?, ?)",
-                     (menu.table_id, menu.seat, menu.prompt_version, menu.channel_id,
-                      menu.message_id))
-
-
-def _drop_menu(conn: sqlite3.Connection, table_id: int, message_id: str) -> None:
-    with _Transaction(conn):
-        conn.execute("DELETE FROM menus WHERE table_id = ? AND message_id = ?",
-                     (table_id, message_id))
-
-
-def _take_menus(conn: sqlite3.Connection, table_id: int, seat: int | None,
-                before_version: int | None) -> list[MenuRecord]:
-    where = "table_id = ?"
-    params: list[Any] = [table_id]
-    if seat is not None:
-        where += " AND seat = ?"
-        params.append(seat)
-    if before_version is not None:
-        where += " AND prompt_version < ?"
-        params.append(before_version)
-    with _Transaction(conn):
-        rows = conn.execute(f"SELECT * FROM menus WHERE {where}", params).fetchall()
-        conn.execute(f"DELETE FROM menus WHERE {where}", params)
-    return [MenuRecord(r["table_id"], r["seat"], r["prompt_version"], r["channel_id"],
-                       r["message_id"]) for r in rows]
 
 
 # -- history: results and ratings ----------------------------------------------------

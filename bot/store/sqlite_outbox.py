@@ -1,0 +1,97 @@
+"""The SQLite store's outbox and menus: plain functions of a sqlite3 connection, run on
+the connection's thread (see ``SqliteStore._run``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from bot.store.records import MenuRecord, OutboxResult, OutboxRow, canonical
+from bot.store.sqlite_tx import Transaction
+
+
+def insert_outbox(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow]) -> None:
+    conn.executemany(
+        "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(table_id, r.version, r.seat, canonical(with_table_id(r.payload, table_id)),
+          r.state, r.due_at, r.created_at) for r in rows])
+
+
+def with_table_id(payload: dict[str, Any], table_id: int) -> dict[str, Any]:
+    # A new table's notes are written before its id exists (in the same transaction
+    # that creates it): they get the id here.
+    if payload.get("table_id") == table_id:
+        return payload
+    context = {**payload.get("context", {}), "table_id": table_id}
+    return {**payload, "table_id": table_id, "context": context}
+
+
+def outbox_from_row(r: sqlite3.Row) -> OutboxRow:
+    return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
+                     payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
+                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
+
+
+def claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[OutboxRow]:
+    """The table's rows to hand to the transport: every held row and every row due now
+    (those left ``sending`` by a crash included), each marked ``sending`` first, so that
+    a crash from here on leaves them in doubt rather than forgotten. Empty when nothing
+    is due: held news alone waits for its round."""
+    with Transaction(conn):
+        rows = conn.execute(
+            "SELECT * FROM outbox WHERE table_id = ? AND (state = 'held' OR "
+            "(state IN ('pending', 'sending') AND due_at <= ?)) ORDER BY id",
+            (table_id, now)).fetchall()
+        if not any(r["state"] != "held" for r in rows):
+            return []
+        claimed = [outbox_from_row(r) for r in rows]
+        conn.executemany(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            [(r.id,) for r in claimed if r.state != "held"])
+    return claimed
+
+
+def mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: float) -> None:
+    with Transaction(conn):
+        conn.executemany(
+            "UPDATE outbox SET state = ?, due_at = ?, error = ?, done_at = ? WHERE id = ?",
+            [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id)
+             for r in results])
+
+
+def prune_outbox(conn: sqlite3.Connection, before: float) -> int:
+    with Transaction(conn):
+        return conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') AND "
+                            "done_at < ?", (before,)).rowcount
+
+
+def record_menu(conn: sqlite3.Connection, menu: MenuRecord) -> None:
+    with Transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO menus VALUES (?, ?, ?, ?, ?)",
+                     (menu.table_id, menu.seat, menu.prompt_version, menu.channel_id,
+                      menu.message_id))
+
+
+def drop_menu(conn: sqlite3.Connection, table_id: int, message_id: str) -> None:
+    with Transaction(conn):
+        conn.execute("DELETE FROM menus WHERE table_id = ? AND message_id = ?",
+                     (table_id, message_id))
+
+
+def take_menus(conn: sqlite3.Connection, table_id: int, seat: int | None,
+                before_version: int | None) -> list[MenuRecord]:
+    where = "table_id = ?"
+    params: list[Any] = [table_id]
+    if seat is not None:
+        where += " AND seat = ?"
+        params.append(seat)
+    if before_version is not None:
+        where += " AND prompt_version < ?"
+        params.append(before_version)
+    with Transaction(conn):
+        rows = conn.execute(f"SELECT * FROM menus WHERE {where}", params).fetchall()
+        conn.execute(f"DELETE FROM menus WHERE {where}", params)
+    return [MenuRecord(r["table_id"], r["seat"], r["prompt_version"], r["channel_id"],
+                       r["message_id"]) for r in rows]
