@@ -184,6 +184,14 @@ class ServiceCore:
     def _deadline_seconds(record: TableRecord) -> int | None:
         return record.deadline_seconds if record.timeout_policy == "ai" else None
 
+    def _timeout_ai(self, live: LiveTable) -> str:
+        """The AI kind that plays for a late seat (or when the host plays for one)."""
+        return TIMEOUT_AI
+
+    def _bot_ai(self, live: LiveTable, seat: int) -> str:
+        """The AI kind of a bot seat."""
+        return live.seats[seat].ai_kind or BOT_AI
+
     @staticmethod
     def _round(live: LiveTable) -> Any:
         """What a piece of news belongs to: the table's news of one such unit is told in

@@ -9,7 +9,6 @@ from typing import Any
 from bot.service.compose import note
 from bot.service.core import (
     MAX_ECHO,
-    TIMEOUT_AI,
 )
 from bot.service.errors import Refused
 from bot.service.settings import Actor
@@ -67,7 +66,7 @@ class PlayVerbs(TurnVerbs):
             target = self._require_seat_number(live, seat)
             if not live.game.legal_actions(live.state, seat):
                 raise Refused("not_your_turn", f"{target.name} has nothing to decide now.")
-            action = self._ai_choice(live, seat, TIMEOUT_AI)
+            action = self._ai_choice(live, seat, self._timeout_ai(live))
             await self._commit(live, seat, action, "admin", actor.user_id,
                                extra=lambda t: [note(t, seat, "timeout_played",
                                                      {"played": action.text(),

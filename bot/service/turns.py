@@ -13,8 +13,6 @@ from bot.service import compose
 from bot.service.compose import note, present
 from bot.service.core import (
     _AI_SALT,
-    BOT_AI,
-    TIMEOUT_AI,
     Notes,
     NotesFor,
 )
@@ -213,7 +211,7 @@ class TurnVerbs(Queries):
                 if not bots:
                     break
                 seat = bots[0]
-                action = self._ai_choice(live, seat, live.seats[seat].ai_kind or BOT_AI)
+                action = self._ai_choice(live, seat, self._bot_ai(live, seat))
                 await self._commit(live, seat, action, "bot", None)
                 await asyncio.sleep(0)  # a game of bots must not starve the other tables
         except Refused as exc:
@@ -238,6 +236,6 @@ class TurnVerbs(Queries):
         return action
 
     async def _play_late(self, live: LiveTable, seat: int) -> None:
-        action = self._ai_choice(live, seat, TIMEOUT_AI)
+        action = self._ai_choice(live, seat, self._timeout_ai(live))
         await self._commit(live, seat, action, "timeout", None, extra=lambda t: [
             note(t, seat, "timeout_played", {"played": action.text(), "by_admin": False})])
