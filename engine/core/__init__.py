@@ -13,6 +13,7 @@ from engine.core.protocol import (
     Standing,
     View,
     rank_totals,
+    seat_name,
 )
 from engine.core.registry import game_names, get_game, register
 from engine.core.rng import Rng
@@ -41,5 +42,6 @@ __all__ = [
     "get_game",
     "rank_totals",
     "register",
+    "seat_name",
     "typed_int",
 ]

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from engine.core.errors import IllegalAction
-from engine.core.protocol import Action, Game
+from engine.core.protocol import Action, Game, seat_name
 from engine.core.rng import Rng
 
 
@@ -60,6 +60,8 @@ def run_conformance(
     assert {s.seat for s in outcome.standings if s.seat is not None} == set(range(seats))
     for standing in outcome.standings:
         assert standing.total == sum(line.points for line in standing.lines)
+        if standing.seat is not None:
+            assert standing.name == seat_name(standing.seat), standing.name
     # Replaying the log from the seed reproduces the final state byte for byte.
     replay = game.setup(seats, options, seed)
     for seat, data in log:

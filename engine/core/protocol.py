@@ -71,13 +71,21 @@ class ScoreLine:
 
 @dataclass(frozen=True)
 class Standing:
-    """A competitor's final result. ``seat`` is None for an automaton such as Hal."""
+    """A competitor's final result. ``seat`` is None for an automaton such as Hal.
+
+    An engine knows no player's name: a seated standing is named ``seat_name(seat)``,
+    which the bot replaces with the seat's name (the conformance checks hold it to that)."""
 
     seat: int | None
     name: str
     total: int
     lines: tuple[ScoreLine, ...]
     rank: int
+
+
+def seat_name(seat: int) -> str:
+    """The name an engine gives a seat in its results: numbered from 1, as players count."""
+    return f"Seat {seat + 1}"
 
 
 @dataclass(frozen=True)

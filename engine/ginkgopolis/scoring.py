@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals
+from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals, seat_name
 from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, tile_color, tile_number
 from engine.ginkgopolis.outline import Cell, neighbours
 from engine.ginkgopolis.state import Building, State
@@ -98,7 +98,7 @@ def score(st: State) -> Outcome:
     standings = tuple(
         Standing(
             seat=None if player.hal else p,
-            name="Hal" if player.hal else f"seat {p}",
+            name="Hal" if player.hal else seat_name(p),
             total=totals[p],
             lines=tuple(lines[p]),
             rank=ranks[p],

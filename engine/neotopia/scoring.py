@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.protocol import Outcome, ScoreLine, Standing
+from engine.core.protocol import Outcome, ScoreLine, Standing, seat_name
 from engine.neotopia.state import NeotopiaState
 
 TOKEN_POINTS = 3
@@ -60,7 +60,7 @@ def outcome(st: NeotopiaState) -> Outcome:
     pads = [pad(st, s) for s in range(st.seats)]
     keys = [(p["total"], *p["tie_break"]) for p in pads]
     standings = tuple(
-        Standing(seat=s, name=f"seat {s + 1}", total=pads[s]["total"], lines=lines(st, s),
+        Standing(seat=s, name=seat_name(s), total=pads[s]["total"], lines=lines(st, s),
                  rank=1 + sum(1 for k in keys if k > keys[s]))
         for s in range(st.seats)
     )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Outcome, ScoreLine, Standing
+from engine.core.protocol import Outcome, ScoreLine, Standing, seat_name
 from engine.quadropolis.allocation import Allocation, allocate
 from engine.quadropolis.scoring import CATEGORIES, CATEGORY_OF, city_of
 from engine.quadropolis.state import State
@@ -57,7 +57,7 @@ def outcome(state: State) -> Outcome:
     allocs = allocations(state)
     rank = ranks(allocs)
     standings = tuple(
-        Standing(seat, f"Seat {seat + 1}", a.total, lines(a), rank[seat])
+        Standing(seat, seat_name(seat), a.total, lines(a), rank[seat])
         for seat, a in enumerate(allocs)
     )
     return Outcome(standings)

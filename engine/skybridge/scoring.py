@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals
+from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals, seat_name
 from engine.skybridge.board import FOUNDATIONS, Board
 from engine.skybridge.seating import seat_colours
 
@@ -91,7 +91,7 @@ def standings(board: Board, seats: int) -> tuple[Standing, ...]:
     ranks = rank_totals(totals)
     return tuple(
         Standing(
-            seat=s, name=f"Seat {s + 1}", total=totals[s], lines=tuple(lines[s]), rank=ranks[s]
+            seat=s, name=seat_name(s), total=totals[s], lines=tuple(lines[s]), rank=ranks[s]
         )
         for s in range(seats)
     )
