@@ -8,10 +8,14 @@ import itertools
 from dataclasses import dataclass
 
 import pytest
+from conftest import RenderingNotifier
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_backends import postgres_only
 
+from bot.clock import FakeClock
+from bot.service import TableService
+from bot.service.leasing import TTL_SECONDS
 from bot.store import Lease, PostgresStore, Store, open_store
 
 BACKENDS = ("sqlite", "postgres")
@@ -200,3 +204,13 @@ async def test_a_lease_with_no_time_is_never_held(store: Store, ttl: float) -> N
     granted = await store.acquire_lease("z", "A", now=5.0, ttl=ttl)
     assert granted is not None and not granted.held_at(5.0)
     assert await store.acquire_lease("z", "B", now=5.0, ttl=TTL) is not None
+
+
+async def test_sharing_takes_the_lease_time_asked_for_or_the_default(store: Store) -> None:
+    service = TableService(store, RenderingNotifier(), clock=FakeClock())
+    assert not service.leases.shared  # alone until told otherwise
+    service.share("worker-a", ttl=5)
+    assert service.leases.shared and service.leases.owner == "worker-a"
+    assert service.leases.ttl == 5 and service.leases.period == 5 / 3
+    service.share("worker-b")
+    assert service.leases.owner == "worker-b" and service.leases.ttl == TTL_SECONDS != 5
