@@ -9,8 +9,12 @@ Run (from the repository root, in the project's venv; slow, never part of CI)::
 Each mutant is made in a private copy of the working tree (never in the tree itself):
 one operator or constant of a function body is changed, the file is written back with
 ``ast.unparse``, and the tests that cover that file run with ``-x``. A mutant is
-*killed* when they fail (or time out), *survives* when they pass. The last lines are
-``mutation.killed K/T (P%)`` and one ``SURVIVED file:line  before -> after`` per survivor.
+*killed* when they fail (or time out), *survives* when they pass. Only the tests that
+ran a line of the mutated function (``mutation_map``: each group runs once, unmutated,
+under coverage.py with one context per test) run for a mutant, so that every mutant of
+every target fits in a few hours of one core; ``--whole`` runs the whole group instead.
+The last lines are ``mutation.killed K/T (P%)`` and one ``SURVIVED file:line  before ->
+after  (why)`` per survivor.
 
 Operators: comparisons (``<``/``<=``, ``>``/``>=``, ``==``/``!=``, ``in``/``not in``,
 ``is``/``is not``), ``+``/``-``, ``and``/``or``, ``not x`` -> ``x``, small integer
@@ -34,6 +38,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import mutation_map
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,7 +162,11 @@ def _apply(node: ast.AST, variant: int) -> None:
     elif isinstance(node, ast.BoolOp):
         node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
     elif isinstance(node, ast.Constant):
-        node.value = (not node.value) if isinstance(node.value, bool) else node.value + 1
+        value = node.value
+        if isinstance(value, bool):
+            node.value = not value
+        elif isinstance(value, int):
+            node.value = value + 1
 
 
 def _negation_removed(tree: ast.Module, index: int, only: set[str] | None) -> ast.Module:
@@ -269,6 +279,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per test run")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--whole", action="store_true",
+                        help="run a mutant's whole test group, not only the tests that run "
+                             "its function (slow; the map's check)")
     parser.add_argument("--worktree", action="store_true",
                         help="mutate the working tree's files, not the last commit's")
     args = parser.parse_args()
@@ -288,42 +301,58 @@ def main() -> None:
                 print(f"{m.path}:{m.line}  {m.before} -> {m.after}")
             print(f"mutation.planned {len(plan)}")
             return
-        run(work, plan, args.timeout)
+        run(work, plan, args.timeout, args.whole)
 
 
-def run(work: Path, plan: list[tuple[Mutant, list[str]]], timeout: float) -> None:
-    # Each group of tests must pass on the unmutated copy, or its mutants prove nothing:
-    # a failing group is reported and its mutants left out of the score.
+def run(work: Path, plan: list[tuple[Mutant, list[str]]], timeout: float,
+        whole: bool = False) -> None:
+    # Each group of tests runs once unmutated, under coverage, which maps every line to
+    # the tests that ran it (mutation_map). A group failing unmutated proves nothing: it
+    # is reported and its mutants left out of the score.
     failing: set[tuple[str, ...]] = set()
-    for tests in sorted({tuple(ts) for _, ts in plan}):
-        ok, seconds = run_tests(work, list(tests), timeout)
+    maps: dict[tuple[str, ...], mutation_map.TestMap] = {}
+    for key in sorted({tuple(ts) for _, ts in plan}):
+        paths = sorted({m.path for m, ts in plan if tuple(ts) == key})
+        start = time.perf_counter()
+        ok, found, output = mutation_map.build(work, list(key), paths, timeout)
         if not ok:
-            failing.add(tests)
-            print(LAST_OUTPUT[0][-3000:], flush=True)
-            print(f"mutation.group_fails_unmutated {' '.join(tests)}", flush=True)
+            failing.add(key)
+            print(output[-3000:], flush=True)
+            print(f"mutation.group_fails_unmutated {' '.join(key)}", flush=True)
         else:
-            print(f"mutation.baseline_seconds {seconds:.1f} s  {' '.join(tests)}", flush=True)
+            maps[key] = found
+            print(f"mutation.baseline_seconds {time.perf_counter() - start:.1f} s (with "
+                  f"coverage)  {' '.join(key)}", flush=True)
     plan = [(m, ts) for m, ts in plan if tuple(ts) not in failing]
     killed = 0
-    survivors: list[Mutant] = []
+    survivors: list[tuple[Mutant, str]] = []
+    orders = {g: mutation_map.run_order(found) for g, found in maps.items()}
     for n, (m, tests) in enumerate(plan, 1):
         original = (work / m.path).read_text()
+        group = tuple(tests)
+        chosen = tests if whole else mutation_map.tests_for(
+            original, m.line, maps[group].get(m.path, {}), orders[group])
+        if not chosen:
+            survivors.append((m, "no test runs this function"))
+            print(f"[{n}/{len(plan)}] SURVIVED {m.path}:{m.line}  {m.before} -> {m.after}"
+                  f"  (not covered)", flush=True)
+            continue
         (work / m.path).write_text(mutated_source(m, work))
         try:
-            passed, seconds = run_tests(work, tests, timeout)
+            passed, seconds = run_tests(work, chosen, timeout)
         finally:
             (work / m.path).write_text(original)
         verdict = "SURVIVED" if passed else "killed"
         if passed:
-            survivors.append(m)
+            survivors.append((m, f"{len(chosen)} tests pass"))
         else:
             killed += 1
         print(f"[{n}/{len(plan)}] {verdict} {m.path}:{m.line}  {m.before} -> {m.after}"
-              f"  ({seconds:.0f} s)", flush=True)
+              f"  ({len(chosen)} tests, {seconds:.0f} s)", flush=True)
     total = len(plan)
     print(f"mutation.killed {killed}/{total} ({100 * killed / max(total, 1):.1f}%)")
-    for m in survivors:
-        print(f"SURVIVED {m.path}:{m.line}  {m.before} -> {m.after}")
+    for m, why in survivors:
+        print(f"SURVIVED {m.path}:{m.line}  {m.before} -> {m.after}  ({why})")
 
 
 if __name__ == "__main__":
