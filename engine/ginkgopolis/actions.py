@@ -120,7 +120,8 @@ def parse(text: str) -> GAction:
     check_typed(text)
     compact = re.sub(r"\s+", "", text).upper()
     if not compact:
-        raise ParseError("Type an action, for example R7, R7+B12, A+Y5, A:res or newhand.")
+        raise ParseError("Type an action, for example R7, R7+B12, A+Y5, A:res or newhand.",
+                         code="empty")
     if compact in ("NEWHAND", "NEW"):
         return NewHand()
     if compact in ("DONE", "OK"):
@@ -131,11 +132,13 @@ def parse(text: str) -> GAction:
             if gain is None:
                 raise ParseError(
                     f"Played alone, Urbanization card {card} gives a resource or a tile: "
-                    f"type {card}:res or {card}:tile."
+                    f"type {card}:res or {card}:tile.",
+                    code="needs_gain", card=card,
                 )
             return PlayCard(card, None, "res" if gain.startswith("R") else "tile")
         if gain is not None:
-            raise ParseError(f"{card} is a Building card: type {card} alone or {card}+tile.")
+            raise ParseError(f"{card} is a Building card: type {card} alone or {card}+tile.",
+                             code="building_gain", card=card)
         return PlayCard(card, tile)
     if m := _TOKEN.match(compact):
         x, y = typed_int(m["x"], "coordinate"), typed_int(m["y"], "coordinate")
@@ -147,7 +150,8 @@ def parse(text: str) -> GAction:
         return GiveTile(m["tile"]) if verb in ("GIVE", "+") else TakeTile(m["tile"])
     raise ParseError(
         f"I could not read {text.strip()!r}. Cards are R7, B12, Y3 (colour and number) or "
-        "A to L; tiles likewise. Examples: R7, R7+B12, A+Y5, A:res, newhand."
+        "A to L; tiles likewise. Examples: R7, R7+B12, A+Y5, A:res, newhand.",
+        code="unreadable", typed=text.strip()[:40],
     )
 
 
@@ -167,4 +171,4 @@ def from_json(data: Mapping[str, Any]) -> GAction:
         return TakeTile(data["tile"])
     if kind == "done":
         return RefillDone()
-    raise ParseError(f"unknown action type {kind!r}")
+    raise ParseError(f"unknown action type {kind!r}", code="bad_json")

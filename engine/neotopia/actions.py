@@ -208,14 +208,14 @@ def action_from_json(data: Mapping[str, Any]) -> NeoAction:
         if kind == "back":
             return Back()
     except (KeyError, TypeError) as exc:
-        raise ParseError(f"Not a Neotopia action: {dict(data)!r}") from exc
-    raise ParseError(f"Not a Neotopia action: {dict(data)!r}")
+        raise ParseError(f"Not a Neotopia action: {dict(data)!r}", code="bad_json") from exc
+    raise ParseError(f"Not a Neotopia action: {dict(data)!r}", code="bad_json")
 
 
 def _typed(cls: type[T], data: Mapping[str, Any]) -> T:
     action = action_from_json(data)
     if not isinstance(action, cls):
-        raise ParseError(f"Not a {cls.__name__} action: {dict(data)!r}")
+        raise ParseError(f"Not a {cls.__name__} action: {dict(data)!r}", code="bad_json")
     return action
 
 
@@ -236,7 +236,7 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
                          f"{MAX_TEXT}.", code="too_long", length=len(text), limit=MAX_TEXT)
     words = text.replace(":", " : ").replace(">", " ").split()
     if not words:
-        raise ParseError(f"Nothing to read. Write {FORMS_HELP}.")
+        raise ParseError(f"Nothing to read. Write {FORMS_HELP}.", code="empty")
     low = [w.lower() for w in words]
     head = low[0]
     cards = {c.upper(): c for c in data.cards}
@@ -247,20 +247,23 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
             return Draw(None)
         if what in cards:
             return Draw(cards[what])
-        raise ParseError(f"{words[1]!r} is not a project card: write draw C10 or draw deck.")
+        raise ParseError(f"{words[1]!r} is not a project card: write draw C10 or draw deck.",
+                         code="not_a_card", verb="draw", typed=words[1][:20])
     if head in ("build", "construire", "construis") and len(low) == 2:
         if low[1] in ("none", "aucun", "rien", "nothing"):
             return Build(None)
         if words[1].upper() in cards:
             return Build(cards[words[1].upper()])
-        raise ParseError(f"{words[1]!r} is not a project card: write build C44 or build none.")
+        raise ParseError(f"{words[1]!r} is not a project card: write build C44 or build none.",
+                         code="not_a_card", verb="build", typed=words[1][:20])
     if head in ("use", "utiliser", "utilise") and len(low) >= 2:
         word = "_".join(low[1:]).replace("privée", "").replace("private_", "").strip("_")
         word = {"initiative_privee": "initiative"}.get(word, word)
         if word in BONUS_WORDS:
             return UseBonus(BONUS_WORDS[word])
         raise ParseError(f"{' '.join(words[1:])!r} is not a bonus: use subsidy, automation, "
-                         f"initiative or permits.")
+                         f"initiative or permits.", code="not_a_bonus",
+                         typed=" ".join(words[1:])[:20])
     if len(low) == 1 and head in BONUS_WORDS:
         return UseBonus(BONUS_WORDS[head])
     if head in ("end", "fin") and low[1:] in ([], ["turn"], ["tour"], ["du", "tour"]):
@@ -282,12 +285,14 @@ def parse_text(text: str, data: DataSet) -> NeoAction:
         colour = _colour(rest[0], data)
         if rest[1].upper() not in cells:
             raise ParseError(f"{rest[1]!r} is not a cell: write the region letter and the "
-                             f"number, as D11.")
+                             f"number, as D11.", code="not_a_cell", typed=rest[1][:20])
         return Move(sources[words[0].upper()], colour, cells[rest[1].upper()])
     if words[0].upper() in sources:
         raise ParseError(f"Say which colour to take from {words[0].upper()}, as in "
-                         f"{words[0].upper()}:P.")
-    raise ParseError(f"I could not read {text.strip()[:40]!r}. Write {FORMS_HELP}.")
+                         f"{words[0].upper()}:P.", code="which_colour",
+                         source=sources[words[0].upper()])
+    raise ParseError(f"I could not read {text.strip()[:40]!r}. Write {FORMS_HELP}.",
+                     code="unreadable", typed=text.strip()[:40])
 
 
 def _colour(word: str, data: DataSet) -> str:
@@ -297,4 +302,5 @@ def _colour(word: str, data: DataSet) -> str:
     colour = COLOUR_WORDS.get(word.lower())
     if colour is not None and colour in data.colour_ids:
         return colour
-    raise ParseError(f"{word!r} is not a colour: use {', '.join(data.colour_ids)}.")
+    raise ParseError(f"{word!r} is not a colour: use {', '.join(data.colour_ids)}.",
+                     code="not_a_colour", typed=word[:20], colours=list(data.colour_ids))

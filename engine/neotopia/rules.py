@@ -26,13 +26,13 @@ def play(st: NeotopiaState, seat: int, action: Action) -> list[Event]:
     if st.phase == "over":
         raise IllegalAction("The game is over.", code="game_over")
     if seat != st.current:
-        raise NotYourTurn("It is not your turn.", seat=seat, current=st.current)
+        raise NotYourTurn("It is not your turn.", code="not_your_turn", seat=seat,
+                          current=st.current)
     if isinstance(action, Move):
         return _move(st, seat, action)
     legal = legal_actions(st, seat)
     if action not in legal:
-        raise IllegalAction(_why(st, action), code="illegal_move", typed=action.text(),
-                            stage=st.stage, legal=[a.text() for a in legal])
+        raise _refusal(st, action, legal)
     events: list[Event] = []
     if isinstance(action, Place) and st.stage == "start":
         _start_place(st, seat, action.cell, events)
@@ -70,8 +70,7 @@ def _move(st: NeotopiaState, seat: int, move: Move) -> list[Event]:
     take = Take(move.source, move.colour)
     legal = legal_actions(st, seat)
     if take not in legal:
-        raise IllegalAction(_why(st, move), code="illegal_move", typed=move.text(),
-                            stage=st.stage, legal=[a.text() for a in legal])
+        raise _refusal(st, move, legal)
     saved = (st.taking, st.stage)
     st.taking = {"source": move.source, "colour": move.colour}
     cells = place_cells(st)
@@ -79,58 +78,76 @@ def _move(st: NeotopiaState, seat: int, move: Move) -> list[Event]:
     if move.cell not in cells:
         raise IllegalAction(f"The {move.colour} element of {move.source} cannot go on "
                             f"{move.cell}; it may go on {', '.join(cells)}.",
-                            code="illegal_move", typed=move.text(), stage=st.stage,
-                            legal=[f"{take.text()}>{c}" for c in cells])
+                            code="cell_closed", typed=move.text(), stage=st.stage,
+                            legal=[f"{take.text()}>{c}" for c in cells], cell=move.cell,
+                            cells=cells, source=move.source, colour=move.colour)
     events = play(st, seat, take)
     events += play(st, seat, Place(move.cell))
     st.last = {"seat": seat, "text": move.text()}
     return events
 
 
-def _why(st: NeotopiaState, action: Action) -> str:
-    """Why a well-formed action is refused, as precisely as the stage allows."""
-    seat = st.current
-    specific = _specific_why(st, seat, action)
+def _refusal(st: NeotopiaState, action: Action, legal: list[Action]) -> IllegalAction:
+    """Why a well-formed action is refused, as precisely as the stage allows: a stable
+    code and its values (so a template can say it in any language), the English message,
+    and the moves possible now."""
+    message, code, params = _why(st, action)
+    return IllegalAction(message, code=code, typed=action.text(), stage=st.stage,
+                         legal=[a.text() for a in legal], **params)
+
+
+Why = tuple[str, str, dict[str, Any]]
+
+STAGE_SAYS = {
+    "start": "Place your starting element: the centre of an empty region or a cell "
+             "next to another player's element",
+    "turn": "Draw a project, take an element from a manufacture, use a bonus or end",
+    "place": "Put the element you took on a free cell it may reach (or go back)",
+    "build": "Build one of the projects you just completed, or none",
+    "subsidy": "Draw a project (Government Subsidy)",
+    "automation": "Take one usual action (Automation)",
+    "initiative": "Choose an element of the reserve (Private Initiative)",
+    "permits": "Choose an element of a manufacture for an outer cell "
+               "(New Building Permits)",
+}
+
+
+def _why(st: NeotopiaState, action: Action) -> Why:
+    specific = _specific_why(st, st.current, action)
     if specific:
         return specific
-    stage_says = {
-        "start": "Place your starting element: the centre of an empty region or a cell "
-                 "next to another player's element",
-        "turn": "Draw a project, take an element from a manufacture, use a bonus or end",
-        "place": "Put the element you took on a free cell it may reach (or go back)",
-        "build": "Build one of the projects you just completed, or none",
-        "subsidy": "Draw a project (Government Subsidy)",
-        "automation": "Take one usual action (Automation)",
-        "initiative": "Choose an element of the reserve (Private Initiative)",
-        "permits": "Choose an element of a manufacture for an outer cell "
-                   "(New Building Permits)",
-    }
-    return f"Now: {stage_says.get(st.stage, st.stage)}."
+    return f"Now: {STAGE_SAYS.get(st.stage, st.stage)}.", "wrong_stage", {}
 
 
-def _specific_why(st: NeotopiaState, seat: int, action: Action) -> str | None:
+def _specific_why(st: NeotopiaState, seat: int, action: Action) -> Why | None:
     legal = legal_actions(st, seat)
     cells = [a.cell for a in legal if isinstance(a, Place)]
     if isinstance(action, Place) and cells:
         shown = ", ".join(cells[:12]) + (", ..." if len(cells) > 12 else "")
-        return f"{action.cell} is not open to this element; it may go on {shown}."
+        return (f"{action.cell} is not open to this element; it may go on {shown}.",
+                "cell_closed", {"cell": action.cell, "cells": cells})
     if isinstance(action, Draw) and st.stage in ("turn", "automation", "subsidy"):
         if st.stage == "turn" and st.actions_left == 0:
-            return "Your three actions are done."
+            return "Your three actions are done.", "no_actions_left", {}
         if action.card is None:
-            return "The deck is empty (it is not reshuffled)."
-        return f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'})."
+            return "The deck is empty (it is not reshuffled).", "deck_empty", {}
+        return (f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'}).",
+                "not_in_offer", {"card": action.card, "offer": list(st.offer)})
     if isinstance(action, UseBonus) and st.stage == "turn":
+        bonus = {"bonus": action.bonus}
         if action.bonus not in st.tokens[seat]:
-            return f"You hold no {action.bonus.replace('_', ' ')} token."
+            return f"You hold no {action.bonus.replace('_', ' ')} token.", "no_token", bonus
         if st.bonus_used:
-            return "You have already used a bonus this turn (one per turn)."
-        return f"A {action.bonus.replace('_', ' ')} token would have no effect now."
+            return "You have already used a bonus this turn (one per turn).", "bonus_used", {}
+        return (f"A {action.bonus.replace('_', ' ')} token would have no effect now.",
+                "bonus_useless", bonus)
     if isinstance(action, EndTurn) and st.stage == "turn" and st.actions_left > 0:
-        return f"You still have {st.actions_left} action(s) to take."
+        return (f"You still have {st.actions_left} action(s) to take.", "actions_left",
+                {"count": st.actions_left})
     if isinstance(action, Build) and st.stage == "build":
-        return f"{action.card} is not a project you just completed here; " \
-               f"build {' or '.join(st.build_options)}, or none."
+        return (f"{action.card} is not a project you just completed here; "
+                f"build {' or '.join(st.build_options)}, or none.",
+                "not_buildable", {"card": action.card, "options": list(st.build_options)})
     return None
 
 

@@ -101,7 +101,7 @@ def play(state: State, seat: int, action: QAction) -> list[Event]:
         raise NotYourTurn("The game is over.", code="game_over")
     if not 0 <= seat < state.seats or state.to_play != seat:
         raise NotYourTurn(
-            "It is not your turn.", to_play=state.to_play,
+            "It is not your turn.", code="not_your_turn", to_play=state.to_play,
         )
     if isinstance(action, Take):
         return _take(state, seat, action)
@@ -207,12 +207,13 @@ def refuse_place(
     options = [a.text() for a in legal_placements(state, seat)]
     params: dict[str, Any] = {
         "space": where, "architect": architect, "options": options, "mode": state.mode,
+        "type": TILES[tile_id].type,
     }
     if why == "off_city":
         board = state.board
         return IllegalAction(
             f"Your city has {board.rows} rows and {board.cols} columns; {where} is outside it.",
-            code="off_city", **params,
+            code="off_city", rows=board.rows, cols=board.cols, **params,
         )
     if why == "occupied":
         return IllegalAction(

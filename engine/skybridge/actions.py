@@ -89,27 +89,35 @@ class Place:
             colour = data.get("colour")
             extra = bool(data.get("extra", False))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ParseError(f"Not a Skybridge action: {dict(data)!r}") from exc
+            raise ParseError(f"Not a Skybridge action: {dict(data)!r}",
+                             code="bad_json") from exc
         if data.get("type") != "place" or kind not in KINDS:
-            raise ParseError(f"Not a Skybridge action: {dict(data)!r}")
+            raise ParseError(f"Not a Skybridge action: {dict(data)!r}", code="bad_json")
         if colour is not None and colour not in COLOURS:
-            raise ParseError(f"Unknown colour {colour!r}.")
-        return make_place(kind, at, colour, extra)
+            raise ParseError(f"Unknown colour {colour!r}.", code="bad_json")
+        try:
+            return make_place(kind, at, colour, extra)
+        except ParseError as exc:
+            # A value that is not an action is forged, not mistyped: one code for all.
+            raise ParseError(exc.message, code="bad_json") from None
 
 
 def make_place(kind: Kind, at: tuple[int, ...], colour: str | None, extra: bool) -> Place:
     """The canonical action: bridge ends ascending, ``extra`` only on blocks."""
     for f in at:
         if f not in FOUNDATIONS:
-            raise ParseError(f"There is no foundation {f}: they are numbered 1 to 9.")
+            raise ParseError(f"There is no foundation {f}: they are numbered 1 to 9.",
+                             code="no_foundation", foundation=f)
     if kind == "bridge":
         if len(at) != 2 or at[0] == at[1]:
-            raise ParseError("A bridge joins two different foundations, as in bridge 5-6.")
+            raise ParseError("A bridge joins two different foundations, as in bridge 5-6.",
+                             code="bridge_ends")
         at = (min(at), max(at))
     elif len(at) != 1:
-        raise ParseError(f"A {kind} goes on one foundation.")
+        raise ParseError(f"A {kind} goes on one foundation.", code="one_foundation",
+                         kind=kind)
     if extra and kind not in ("block3", "block2"):
-        raise ParseError("Only blocks come in the fourth colour.")
+        raise ParseError("Only blocks come in the fourth colour.", code="fourth_not_block")
     return Place(kind, at, colour, extra)
 
 
@@ -143,12 +151,14 @@ def parse_text(text: str) -> Typed:
     if colour_word is not None:
         colour = _COLOUR_WORDS.get(colour_word)
         if colour is None:
-            raise ParseError(f"{colour_word!r} is not a colour: use red, yellow, green or blue.")
+            raise ParseError(f"{colour_word!r} is not a colour: use red, yellow, green or blue.",
+                             code="not_a_colour", typed=colour_word[:20])
     return Typed(place, colour)
 
 
 def _unreadable(text: str) -> ParseError:
-    return ParseError(f"I could not read {text.strip()!r}. Write {FORMS_HELP}.")
+    return ParseError(f"I could not read {text.strip()!r}. Write {FORMS_HELP}.",
+                      code="unreadable", typed=text.strip()[:40])
 
 
 def _tokens(text: str) -> list[tuple[str, str]] | None:
@@ -204,5 +214,5 @@ def _piece(tokens: list[tuple[str, str]]) -> Place | None:
 def _foundation(digits: str) -> int:
     if len(digits) > MAX_DIGITS:
         raise ParseError(f"There is no foundation {digits[:MAX_DIGITS]}…: they are numbered "
-                         "1 to 9.")
+                         "1 to 9.", code="no_foundation", foundation=digits[:MAX_DIGITS] + "…")
     return typed_int(digits, "foundation number")

@@ -251,16 +251,20 @@ def resolve_typed(state: SkybridgeState, seat: int, typed: Typed) -> Place:
     mine = seat_colours(state.seats)[seat]
     if place.extra or (word is not None and word == fourth):
         if fourth is None:
-            raise ParseError("Fourth-colour blocks (x3@5, x2@5) exist only in the 3-player game.")
+            raise ParseError("Fourth-colour blocks (x3@5, x2@5) exist only in the 3-player game.",
+                             code="no_fourth_colour")
         if place.kind not in BLOCKS:
-            raise ParseError(f"Only blocks come in the fourth colour ({fourth}).")
+            raise ParseError(f"Only blocks come in the fourth colour ({fourth}).",
+                             code="fourth_not_block", colour=fourth)
         return Place(place.kind, place.at, None, True)
     if word is not None and word not in mine:
-        raise ParseError(f"You play {' and '.join(mine)}, not {word}.")
+        raise ParseError(f"You play {' and '.join(mine)}, not {word}.", code="not_your_colour",
+                         mine=list(mine), colour=word)
     if not state.options["choose_colour"]:
         slot = current_slot(state)
         if word is not None and slot is not None and slot.seat == seat and word != slot.colour:
-            raise ParseError(f"This turn you play {slot.colour}; write it without {word}.")
+            raise ParseError(f"This turn you play {slot.colour}; write it without {word}.",
+                             code="wrong_colour", colour=slot.colour, typed=word)
         return place
     if word is not None:
         return Place(place.kind, place.at, word)
@@ -268,7 +272,9 @@ def resolve_typed(state: SkybridgeState, seat: int, typed: Typed) -> Place:
     fits = [c for c in mine if Place(place.kind, place.at, c) in legal]
     if len(fits) > 1:
         options = " or ".join(Place(place.kind, place.at, c).text() for c in fits)
-        raise ParseError(f"Both your colours can do that: write {options}.")
+        raise ParseError(f"Both your colours can do that: write {options}.",
+                         code="both_colours", options=[Place(place.kind, place.at, c).text()
+                                                       for c in fits])
     if fits:
         return Place(place.kind, place.at, fits[0])
     stocked = [c for c in mine if state.supply[c][place.kind] > 0] or mine

@@ -92,7 +92,7 @@ def test_from_json_rejects_garbage() -> None:
     ):
         with pytest.raises(ParseError) as info:
             GAME.action_from_json(data)
-        assert info.value.code == "parse", data
+        assert info.value.code == "bad_json", data
 
 
 def test_options_and_seat_counts_are_validated() -> None:
