@@ -35,8 +35,10 @@ View = dict[str, Any]
 WIDTH = 1100
 MARGIN = 12
 HEADER_H = 56
-LEGEND_H = 64
-CITY_W = 630  # the city column; the panels take the rest of the width
+LEGEND_H = 3 * 36  # three lines of two samples, the words at LEGEND_FONT
+LEGEND_FONT = 22
+HEADER_FONT = 22  # 11 px at 550 wide
+CITY_W = 600  # the city column; the panels take the rest of the width
 PANEL_GAP = 8
 CITY_MAX_H = 900
 MAX_WIDTH = 1800
@@ -62,27 +64,37 @@ def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = Non
         # A sprawling line of buildings: shrink the cells rather than the panels.
         city_w = MAX_WIDTH - panel_w - 3 * MARGIN
         pitch = max(24, city_w // bounds.cols)
-    needs = [panel_height(p) for p in view["players"]]
-    panels_h = sum(needs) + PANEL_GAP * (len(needs) - 1)
     city_h = bounds.rows * pitch
-    block_h = city_h + MARGIN + LEGEND_H
-    body_h = max(block_h, panels_h)
     top = HEADER_H + MARGIN
-    # City and legend stay together, centred beside the panels.
-    block_top = top + (body_h - block_h) // 2
-    city_area = (MARGIN, block_top, MARGIN + city_w, block_top + city_h)
+    block_h = city_h + MARGIN + LEGEND_H
+    # Panels fill the column beside the city, then the room under the city: each goes
+    # where it ends higher, so four or five players do not make a tall narrow strip.
+    right_x = MARGIN * 2 + city_w
+    bottoms = {"right": top, "left": top + block_h + MARGIN}
+    placed: list[tuple[str, int, int]] = []  # column, top, height
+    for p in view["players"]:
+        h_right = panel_height(p, panel_w)
+        h_left = panel_height(p, city_w)
+        side = "right" if bottoms["right"] + h_right <= bottoms["left"] + h_left else "left"
+        h = h_right if side == "right" else h_left
+        placed.append((side, bottoms[side], h))
+        bottoms[side] += h + PANEL_GAP
+    shift = 0
+    if all(side == "right" for side, _, _ in placed):
+        # Only the column beside the city: the city and legend sit in its middle.
+        shift = max(0, (bottoms["right"] - PANEL_GAP - top - block_h) // 2)
+    city_area = (MARGIN, top + shift, MARGIN + city_w, top + shift + city_h)
     city = place_city(bounds, city_area, pitch)
-    legend_top = block_top + city_h + MARGIN
+    legend_top = top + shift + city_h + MARGIN
     legend = (MARGIN, legend_top, MARGIN + city_w, legend_top + LEGEND_H)
-    extra = (body_h - panels_h) // max(1, len(needs))
-    panels = []
-    y = top
-    px = MARGIN * 2 + city_w
-    for need in needs:
-        panels.append((px, y, px + panel_w, y + need + extra))
-        y += need + extra + PANEL_GAP
-    height = top + body_h + MARGIN
-    return BoardLayout((width, height), city, city_area, tuple(panels), legend)
+    panels = tuple(
+        (right_x, y, right_x + panel_w, y + h) if side == "right"
+        else (MARGIN, y, MARGIN + city_w, y + h)
+        for side, y, h in placed
+    )
+    used = [legend[3]] + [box[3] for box in panels]
+    height = max(used) + MARGIN
+    return BoardLayout((width, height), city, city_area, panels, legend)
 
 
 def render_board(view: View, *, names: list[str] | None = None, locale: str = "en") -> bytes:
@@ -133,35 +145,34 @@ def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis"
     x += w + 40
     light = (230, 226, 216)
     if phase != "over":  # at the end, deck and supply no longer matter: room for the title
-        x += c.text((x, cy), tr("Deck {n} cards", n=view.get("deck")), 18, light,
+        x += c.text((x, cy), tr("Deck {n} cards", n=view.get("deck")), HEADER_FONT, light,
                     anchor="lm") + 22
         icons.tile(c, x + 9, cy, 18)
         supply = tr("Tile supply {n}", n=view.get("supply"))
         if view.get("exhaustions"):
             supply = tr("Tile supply {n} (ran out {k}x)", n=view.get("supply"),
                         k=view.get("exhaustions"))
-        x += 24 + c.text((x + 24, cy), supply, 18, light, anchor="lm") + 22
+        x += 24 + c.text((x + 24, cy), supply, HEADER_FONT, light, anchor="lm") + 22
     first = next((p for p in view["players"] if _is_first(view, p)), None)
     if first is not None:
-        x += c.text((x, cy), tr("First:"), 18, light, anchor="lm") + 18
+        x += c.text((x, cy), tr("First:"), HEADER_FONT, light, anchor="lm") + 18
         badge(c, x, cy, 28, str(first["color"]), on_dark=True)
         x += 26
     if view.get("end_triggered") and phase != "over":
-        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), 20, HIGHLIGHT, anchor="rm", bold=True)
+        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), HEADER_FONT, HIGHLIGHT, anchor="rm", bold=True)
 
 
 def draw_legend(c: Canvas, box: Box) -> None:
     """Samples of each mark with a few words, so a newcomer can decode the city."""
     x0, y0, x1, y1 = box
-    col = (x1 - x0) // 3
-    row = (y1 - y0) // 2
-    size = 14
+    col = (x1 - x0) // 2
+    row = (y1 - y0) // 3
     for i, (sample, words) in enumerate(_LEGEND):
-        x = x0 + (i % 3) * col
-        cy = y0 + (i // 3) * row + row // 2
-        sample(c, x, cy, row - 4)
+        x = x0 + (i % 2) * col
+        cy = y0 + (i // 2) * row + row // 2
+        sample(c, x, cy, min(row - 6, 30))
         label = tr(words)
-        c.text((x + 62, cy), label, fit_size(label, col - 66, size, minimum=10), INK,
+        c.text((x + 66, cy), label, fit_size(label, col - 70, LEGEND_FONT, minimum=18), INK,
                anchor="lm")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, Reward, is_urbanization
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, text_width
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, fit_text, text_width
 from engine.ginkgopolis.render.palette import (
     BUILDING_NAME,
     BUILDING_TEXT,
@@ -48,19 +48,19 @@ def reward_items(r: Reward) -> list[tuple[str, int]]:
 
 
 def endgame_short(card: str) -> str:
-    """A few characters for a chip; a slash reads "per"."""
+    """A few words for a chip; a slash reads "per" (in the current language)."""
     info = BUILDING_CARDS[card].endgame or {}
     kind = info.get("type")
     if kind == "resources_on_color":
-        return f"1/res on {info['color']}"
+        return tr("1/res on {colour}", colour=info["color"])
     if kind == "buildings_low":
-        return "1/bldg 1-2F"
+        return tr("1/bldg 1-2F")
     if kind == "buildings_high":
-        return "3/bldg 3F+"
+        return tr("3/bldg 3F+")
     if kind == "cards_with_trigger":
-        return f"2/{TRIGGER_NAME[info['trigger']]} card"
+        return tr("2/{trigger} card", trigger=tr(TRIGGER_NAME[info["trigger"]]))
     if kind == "cards_of_color":
-        return f"2/{info['color']} card"
+        return tr("2/{colour} card", colour=info["color"])
     if kind == "flat":
         return str(info["sp"])
     return "?"
@@ -87,10 +87,11 @@ def endgame_long(card: str) -> str:
 
 
 def draw_compact_items(
-    c: Canvas, x: float, cy: float, items: list[tuple[str, int]], size: int
+    c: Canvas, x: float, cy: float, items: list[tuple[str, int]], size: int, *, plus: bool = True
 ) -> float:
     """``+`` then one pictogram per item (a count only when above 1): fits a chip."""
-    x += c.text((x, cy), "+", size, INK, anchor="lm", bold=True) + 2
+    if plus:
+        x += c.text((x, cy), "+", size, INK, anchor="lm", bold=True) + 2
     for kind, n in items:
         if n > 1:
             x += c.text((x, cy), str(n), size, INK, anchor="lm", bold=True)
@@ -99,30 +100,63 @@ def draw_compact_items(
     return x
 
 
+def compact_items_width(items: list[tuple[str, int]], size: int, *, plus: bool = True) -> float:
+    """How far ``draw_compact_items`` advances."""
+    w = text_width("+", size, bold=True) + 2.0 if plus else 0.0
+    for _kind, n in items:
+        if n > 1:
+            w += text_width(str(n), size, bold=True)
+        w += size * 1.15
+    return w
+
+
+def chip_size(h: int) -> int:
+    """The font of a chip ``h`` pixels tall (its code, counts and words)."""
+    return max(8, int(h * 0.62))
+
+
+def _chip_face(h: int) -> tuple[int, int]:
+    """Width of the coloured face, and where the bonus starts."""
+    sw = int(h * 1.55)
+    return sw, sw + max(3, h // 6)
+
+
+def chip_width(card: str | int, h: int) -> int:
+    """The width a chip ``h`` pixels tall needs to show its whole bonus at ``chip_size``."""
+    size = chip_size(h)
+    _sw, right = _chip_face(h)
+    if card_group(card) == "endgame":
+        return int(right + h * 0.75 + text_width(endgame_short(str(card)), size) + h * 0.25)
+    r = CHARACTERS[card].reward if isinstance(card, int) else BUILDING_CARDS[card].reward
+    return int(right + compact_items_width(reward_items(r), size, plus=False) + h * 0.2)
+
+
 def draw_chip(c: Canvas, box: Box, card: str | int) -> None:
     """A card in front of a screen: its colour and code on the left, its bonus on the right."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     color = card_color(card)
     c.d.rounded_rectangle(box, radius=max(2, h // 5), fill=WHITE, outline=INK)
-    sw = int(h * 1.55)
+    sw, dx = _chip_face(h)
     paste_face(c, color, (x0, y0, x0 + sw, y1))
-    size = max(8, int(h * 0.62))
+    size = chip_size(h)
     if isinstance(card, int):
         icons.person(c, x0 + sw * 0.3, y0 + h * 0.55, h * 0.66, BUILDING_TEXT[color])
         label_plate(c, color, (x0 + sw * 0.7, y0 + h / 2), color, size)
     else:
         s = fit_size(card, sw - 4, size, bold=True)
         label_plate(c, color, (x0 + sw / 2, y0 + h / 2), card, s)
-    right = x0 + sw + max(3, h // 6)
+    right = x0 + dx
     if card_group(card) == "endgame":
         icons.star(c, right + h * 0.35, y0 + h / 2, h * 0.7)
-        text = endgame_short(str(card))
-        s = fit_size(text, int(x1 - right - h * 0.8), size)
-        c.text((right + h * 0.75, y0 + h / 2), text, s, INK, anchor="lm")
+        # A chip narrower than ``chip_width`` (a line too short) cuts its words, never
+        # shrinks them.
+        text = fit_text(endgame_short(str(card)), int(x1 - right - h * 0.8), size)
+        c.text((right + h * 0.75, y0 + h / 2), text, size, INK, anchor="lm")
     else:
         r = CHARACTERS[card].reward if isinstance(card, int) else BUILDING_CARDS[card].reward
-        draw_compact_items(c, right, y0 + h / 2, reward_items(r), size)
+        # Beside its group's title (Exploit, ...), the pictogram alone says what it gives.
+        draw_compact_items(c, right, y0 + h / 2, reward_items(r), size, plus=False)
 
 
 # ---------------------------------------------------------------- full cards

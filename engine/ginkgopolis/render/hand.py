@@ -75,9 +75,10 @@ def hand_layout(view: View) -> HandLayout:
     )
     screen = (WIDTH - MARGIN - SIDE_W, top, WIDTH - MARGIN, top + CARD_H)
     tiles_rows = max(1, -(-len(me["tiles"]) // TILES_PER_ROW))
-    lower_h = max(40 + tiles_rows * (TILE + TILE_GAP), panel_height(player, minimum=2))
-    y = top + CARD_H + 30 + MARGIN
     half = (WIDTH - 3 * MARGIN) // 2
+    front_w = WIDTH - 3 * MARGIN - half
+    lower_h = max(40 + tiles_rows * (TILE + TILE_GAP), panel_height(player, front_w, minimum=2))
+    y = top + CARD_H + 30 + MARGIN
     tiles_area = (MARGIN, y, MARGIN + half, y + lower_h)
     tiles = tuple(
         (

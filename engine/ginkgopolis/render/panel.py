@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text, text_width
-from engine.ginkgopolis.render.cardart import GROUP_TITLE, GROUPS, card_group, draw_chip
+from engine.ginkgopolis.render.cardart import (
+    GROUP_TITLE,
+    GROUPS,
+    card_group,
+    chip_width,
+    draw_chip,
+)
 from engine.ginkgopolis.render.palette import (
     HIGHLIGHT,
     INK,
@@ -42,7 +49,7 @@ def badge(
     c.text(
         (cx, cy),
         player_letter(color),
-        max(8, int(size * 0.6)),
+        max(8, round(size * 0.62)),
         player_text(color),
         anchor="mm",
         bold=True,
@@ -63,16 +70,65 @@ def grouped_cards(p: Player) -> dict[str, list[str | int]]:
     return groups
 
 
-# Vertical budget of a panel: two lines of counts, the column titles, then chips.
-HEAD_H = 85
-CHIP_H = 22
-CHIP_STEP = 25
+# Read at Discord's preview width: a board of ``board.WIDTH`` (1100) pixels is shown
+# 550 wide, halving every size. No text on a panel is smaller than MIN_FONT, 11 pixels
+# once halved (tests/engine/ginkgopolis/render/test_readable.py computes it).
+MIN_FONT = 22
+NAME_FONT = 26
+SP_FONT = 32
+BADGE = 36
+TOP_PAD = 6
+ROW1_H = 44  # badge, name, first player, success points
+ROW2_H = 38  # behind the screen, in the city, New Hand tokens
+CHIP_H = 36  # chip_size(CHIP_H) == MIN_FONT: a chip's code and counts
+LINE_STEP = 41  # one line of chips
+CHIP_GAP = 8
+TOKEN_W = 46  # a New Hand token: NH (NM in French) at MIN_FONT
+TOKEN_STEP = 50
+BAND = 10  # the player's colour down the left edge
+PAD = 10
 
 
-def panel_height(p: Player, *, minimum: int = 3) -> int:
-    """Height that shows every chip of the fullest column (at least ``minimum`` rows)."""
-    rows = max([minimum, *(len(v) for v in grouped_cards(p).values())])
-    return HEAD_H + rows * CHIP_STEP + 6
+@cache
+def _label_width() -> int:
+    """The column of group titles: wide enough for every title in every language, so a
+    French table's panels have the same size as an English one's."""
+    from engine.ginkgopolis.render.words import FRENCH
+
+    titles = [t for g in GROUPS for t in (GROUP_TITLE[g], FRENCH.get(GROUP_TITLE[g], ""))]
+    return max(text_width(t, MIN_FONT) for t in titles) + 12
+
+
+def inner(box: Box) -> tuple[int, int]:
+    """Left and right edges of a panel's contents."""
+    return box[0] + BAND + PAD, box[2] - PAD
+
+
+def card_lines(p: Player, width: int) -> list[tuple[str, list[list[str | int]]]]:
+    """Each non-empty bonus group with its chips cut into lines that fit ``width`` (the
+    panel's inner width): the panel grows with the cards, the text never shrinks."""
+    room = width - _label_width()
+    found = []
+    for g, cards in grouped_cards(p).items():
+        if not cards:
+            continue
+        lines: list[list[str | int]] = [[]]
+        used = 0
+        for card in cards:
+            w = chip_width(card, CHIP_H)
+            if lines[-1] and used + CHIP_GAP + w > room:
+                lines.append([])
+                used = 0
+            used += (CHIP_GAP if lines[-1] else 0) + w
+            lines[-1].append(card)
+        found.append((g, lines))
+    return found
+
+
+def panel_height(p: Player, width: int, *, minimum: int = 1) -> int:
+    """Height that shows every chip at full size (at least ``minimum`` lines of chips)."""
+    n = sum(len(lines) for _g, lines in card_lines(p, width - BAND - 2 * PAD))
+    return TOP_PAD + ROW1_H + ROW2_H + max(minimum, n) * LINE_STEP + 8
 
 
 def draw_panel(
@@ -84,107 +140,104 @@ def draw_panel(
     hal = bool(p.get("hal"))
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     # A band of the player's colour down the left edge ties the panel to the city.
-    c.d.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=player_fill(color), outline=INK)
-    pad = 10
-    left = x0 + 10 + pad
-    row1 = y0 + 22
-    badge(c, left + 15, row1, 30, color)
-    x = left + 38
-    # The name gives way to the "1st player" tag and the points, never overlaps them.
-    room = x1 - pad - 70 - x - (110 if first else 0)
-    label = fit_text(player_name(color, hal, name), room, 22, bold=True)
-    x += c.text((x, row1), label, 22, INK, anchor="lm", bold=True) + 10
-    if first:
-        tag = tr("1st player")
-        w = c.text((x + 8, row1), tag, 15, INK, anchor="lm", bold=True)
-        c.d.rounded_rectangle(
-            (x, row1 - 12, x + w + 16, row1 + 12), radius=6, outline=INK, fill=HIGHLIGHT, width=1
-        )
-        c.text((x + 8, row1), tag, 15, INK, anchor="lm", bold=True)
+    c.d.rounded_rectangle((x0, y0, x0 + BAND, y1), radius=5, fill=player_fill(color),
+                          outline=INK)
+    left, right = inner(box)
+    row1 = y0 + TOP_PAD + ROW1_H // 2
+    badge(c, left + BADGE / 2, row1, BADGE, color)
+    x = left + BADGE + 8
     sp = shown(p.get("sp"))
-    c.text((x1 - pad, row1), sp, 26, INK, anchor="rm", bold=True)
-    spw = text_width(sp, 26, bold=True)
-    icons.star(c, x1 - pad - spw - 16, row1, 24)
-    c.text((x1 - pad - spw - 32, row1 + 1), tr("SP"), 14, MUTED, anchor="rm", bold=True)
-
-    row2 = y0 + 52
+    spw = text_width(sp, SP_FONT, bold=True)
+    c.text((right, row1), sp, SP_FONT, INK, anchor="rm", bold=True)
+    icons.star(c, right - spw - 17, row1, 28)
+    tag = tr("1st") if first else ""
+    tag_w = text_width(tag, MIN_FONT, bold=True) + 14 if tag else 0
+    # The name gives way to the first-player tag and the points, never overlaps them.
+    room = right - spw - 40 - x - (tag_w + 10 if tag else 0)
+    label = fit_text(player_name(color, hal, name), room, NAME_FONT, bold=True)
+    x += c.text((x, row1), label, NAME_FONT, INK, anchor="lm", bold=True) + 10
+    if tag:
+        c.d.rounded_rectangle((x, row1 - 15, x + tag_w, row1 + 15), radius=6, outline=INK,
+                              fill=HIGHLIGHT, width=1)
+        c.text((x + 7, row1), tag, MIN_FONT, INK, anchor="lm", bold=True)
+    row2 = y0 + TOP_PAD + ROW1_H + ROW2_H // 2
     # Solitaire has no New Hand tokens (rulebook, Solitaire Version).
-    _counts(c, left, row2, p, hal, new_hand=not hal and not solo)
-    top = y0 + 68
+    _counts(c, left, right, row2, p, hal, new_hand=not hal and not solo)
+    top = y0 + TOP_PAD + ROW1_H + ROW2_H
     if drafting and not p.get("characters") and not p.get("kept"):
-        c.text(
-            (left, top + 10),
-            tr("Drafting characters ({n} kept so far)", n=p.get("characters_count", 0)),
-            14,
-            MUTED,
-        )
+        text = tr("Drafting characters ({n} kept so far)", n=p.get("characters_count", 0))
+        c.text((left, top + LINE_STEP // 2), fit_text(text, right - left, MIN_FONT),
+               MIN_FONT, MUTED, anchor="lm")
         return
-    _groups(c, (left, top, x1 - pad, y1 - 6), grouped_cards(p))
+    _groups(c, left, right, top, p)
 
 
-def _counts(c: Canvas, x: int, cy: int, p: Player, hal: bool, *, new_hand: bool) -> None:
-    size = 15
-    if not hal:
-        x += c.text((x, cy), tr("screen"), size, MUTED, anchor="lm") + 5
-        icons.cube(c, x + 8, cy, 16)
-        x += (
-            18
-            + c.text((x + 18, cy), shown(p.get("screen_res")), size, INK, anchor="lm", bold=True)
-            + 8
-        )
-        icons.tile(c, x + 7, cy, 14)
-        x += (
-            18 + c.text((x + 18, cy), shown(p.get("tiles")), size, INK, anchor="lm", bold=True) + 14
-        )
-    x += c.text((x, cy), tr("city"), size, MUTED, anchor="lm") + 5
-    icons.cube(c, x + 8, cy, 16, player_fill(str(p["color"])))
+def _counts(c: Canvas, left: int, right: int, cy: int, p: Player, hal: bool, *,
+            new_hand: bool) -> None:
+    """Icons with large numbers; the words "screen" and "city" only where they fit."""
+    size = MIN_FONT
+    icon = 24
+    screen = [("res", shown(p.get("screen_res"))), ("tile", shown(p.get("tiles")))]
     total = "" if hal else f"/{p.get('total_res')}"
-    x += (
-        18
-        + c.text((x + 18, cy), f"{p.get('on_board', 0)}{total}", size, INK, anchor="lm", bold=True)
-        + 14
-    )
+    city = f"{p.get('on_board', 0)}{total}"
+    tokens_w = 2 * TOKEN_STEP if new_hand else 0
+
+    def width(words: bool) -> int:
+        w = 0 if hal else sum(icon + 4 + text_width(n, size, bold=True) + 12 for _k, n in screen)
+        w += icon + 4 + text_width(city, size, bold=True)
+        if words:
+            w += (0 if hal else text_width(tr("screen"), size) + 6)
+            w += text_width(tr("city"), size) + 6
+        return w + 16 + tokens_w
+
+    words = width(True) <= right - left
+    x = left
+    if not hal:
+        if words:
+            x += c.text((x, cy), tr("screen"), size, MUTED, anchor="lm") + 6
+        for kind, n in screen:
+            if kind == "res":
+                icons.cube(c, x + icon / 2, cy, icon)
+            else:
+                icons.tile(c, x + icon / 2, cy, icon - 2)
+            x += icon + 4
+            x += c.text((x, cy), n, size, INK, anchor="lm", bold=True) + 12
+        x += 4
+    if words:
+        x += c.text((x, cy), tr("city"), size, MUTED, anchor="lm") + 6
+    icons.cube(c, x + icon / 2, cy, icon, player_fill(str(p["color"])))
+    x += icon + 4
+    c.text((x, cy), city, size, INK, anchor="lm", bold=True)
     if new_hand:
-        x += c.text((x, cy), tr("new hand"), size, MUTED, anchor="lm") + 6
-        left = int(p.get("new_hand", 0))
+        mark = tr("NH")
+        n = int(p.get("new_hand", 0))
+        x = right - tokens_w + 4
         for i in range(2):
-            fill = (250, 250, 250) if i < left else None
-            c.d.rounded_rectangle(
-                (x, cy - 7, x + 18, cy + 7), radius=3, fill=fill, outline=INK if i < left else MUTED
-            )
-            if i < left:
-                c.text((x + 9, cy), "NH", 9, INK, anchor="mm", bold=True)
-            x += 22
+            have = i < n
+            c.d.rounded_rectangle((x, cy - 15, x + TOKEN_W, cy + 15), radius=4,
+                                  fill=(250, 250, 250) if have else None,
+                                  outline=INK if have else MUTED, width=2 if have else 1)
+            if have:
+                c.text((x + TOKEN_W / 2, cy), fit_text(mark, TOKEN_W - 2, size, bold=True), size,
+                       INK, anchor="mm", bold=True)
+            x += TOKEN_STEP
 
 
-def _groups(c: Canvas, box: Box, groups: dict[str, list[str | int]]) -> None:
-    """Four columns by bonus type; chips that do not fit become a ``+n more`` line."""
-    x0, y0, x1, y1 = box
-    widths = {"exploit": 0.22, "urbanize": 0.22, "construct": 0.22, "endgame": 0.34}
-    gap = 6
-    total = x1 - x0 - 3 * gap
-    x = x0
-    chip_h = CHIP_H
-    for g in GROUPS:
-        w = int(total * widths[g])
-        c.text((x, y0), tr(GROUP_TITLE[g]), 13, MUTED, anchor="la", bold=True)
-        cards = groups[g]
-        y = y0 + 17
-        fit = max(0, (y1 - y) // CHIP_STEP)
-        if len(cards) > fit:
-            fit = max(0, fit - 1)
-        for card in cards[:fit]:
-            draw_chip(c, (x, y, x + w, y + chip_h), card)
-            y += CHIP_STEP
-        if len(cards) > fit:
-            c.text(
-                (x + 2, y + chip_h / 2),
-                f"+{len(cards) - fit} more",
-                13,
-                INK,
-                anchor="lm",
-                bold=True,
-            )
-        if not cards:
-            c.text((x + 2, y + chip_h / 2), "-", 13, MUTED, anchor="lm")
-        x += w + gap
+def _groups(c: Canvas, left: int, right: int, top: int, p: Player) -> None:
+    """One line per bonus group (title, then its chips), more when the chips need them."""
+    found = card_lines(p, right - left)
+    label_w = _label_width()
+    y = top
+    if not found:
+        c.text((left, y + LINE_STEP // 2), "-", MIN_FONT, MUTED, anchor="lm")
+        return
+    for g, lines in found:
+        c.text((left, y + LINE_STEP // 2), tr(GROUP_TITLE[g]), MIN_FONT, MUTED, anchor="lm")
+        for line in lines:
+            x = left + label_w
+            for card in line:
+                w = min(chip_width(card, CHIP_H), right - x)
+                cy0 = y + (LINE_STEP - CHIP_H) // 2
+                draw_chip(c, (x, cy0, x + w, cy0 + CHIP_H), card)
+                x += w + CHIP_GAP
+            y += LINE_STEP
