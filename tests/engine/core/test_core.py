@@ -133,3 +133,34 @@ def test_seeding_randbelow_and_shuffle_follow_the_reference_stream() -> None:
     rng.shuffle(items)
     assert items == expected
     assert [rng.randbelow(n) for n in (7, 1, 2**63 + 1)] == [below(n) for n in (7, 1, 2**63 + 1)]
+    # Bounds just above 2**63 reject about half the draws: the rejection must be exact.
+    bounds = [2**63 + 1, 3 * 2**62, 2**64 - 1] * 8
+    assert [rng.randbelow(n) for n in bounds] == [below(n) for n in bounds]
+
+
+def _unmix(y: int) -> int:
+    """The generator state whose next draw is ``y`` (splitmix64's finaliser inverted)."""
+    mask = 2**64 - 1
+
+    def unshift(v: int, k: int) -> int:
+        x = v
+        for _ in range(64 // k + 1):
+            x = v ^ (x >> k)
+        return x
+
+    z = unshift(y, 31)
+    z = unshift((z * pow(0x94D049BB133111EB, -1, 2**64)) & mask, 27)
+    z = unshift((z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & mask, 30)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+def test_a_draw_at_the_rejection_limit_is_rejected() -> None:
+    n = 3 * 2**62  # one multiple fits in 64 bits: the limit is n itself
+    for x in (n - 1, n, n + 1):
+        assert Rng(_unmix(x)).next_u64() == x  # the inverse is right
+    assert Rng(_unmix(n - 1)).randbelow(n) == n - 1  # just below: kept
+    after = Rng(_unmix(n))
+    after.next_u64()  # the draw at the limit, skipped
+    expected = after.randbelow(n)
+    assert expected != 0  # what keeping the draw at the limit would give (n % n)
+    assert Rng(_unmix(n)).randbelow(n) == expected  # at the limit: drawn again
