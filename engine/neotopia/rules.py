@@ -6,7 +6,7 @@ refused action leaves the state untouched.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.protocol import Action, Event
@@ -91,12 +91,18 @@ def _refusal(st: NeotopiaState, action: Action, legal: list[Action]) -> IllegalA
     """Why a well-formed action is refused, as precisely as the stage allows: a stable
     code and its values (so a template can say it in any language), the English message,
     and the moves possible now."""
-    message, code, params = _why(st, action)
-    return IllegalAction(message, code=code, typed=action.text(), stage=st.stage,
-                         legal=[a.text() for a in legal], **params)
+    why = _why(st, action)
+    return IllegalAction(why.message, code=why.code, typed=action.text(), stage=st.stage,
+                         legal=[a.text() for a in legal], **why.params)
 
 
-Why = tuple[str, str, dict[str, Any]]
+class Why(NamedTuple):
+    """A refusal's stable code, its English message and the values a template needs."""
+
+    code: str
+    message: str
+    params: dict[str, Any]
+
 
 STAGE_SAYS = {
     "start": "Place your starting element: the centre of an empty region or a cell "
@@ -116,7 +122,7 @@ def _why(st: NeotopiaState, action: Action) -> Why:
     specific = _specific_why(st, st.current, action)
     if specific:
         return specific
-    return f"Now: {STAGE_SAYS.get(st.stage, st.stage)}.", "wrong_stage", {}
+    return Why("wrong_stage", f"Now: {STAGE_SAYS.get(st.stage, st.stage)}.", {})
 
 
 def _specific_why(st: NeotopiaState, seat: int, action: Action) -> Why | None:
@@ -124,30 +130,34 @@ def _specific_why(st: NeotopiaState, seat: int, action: Action) -> Why | None:
     cells = [a.cell for a in legal if isinstance(a, Place)]
     if isinstance(action, Place) and cells:
         shown = ", ".join(cells[:12]) + (", ..." if len(cells) > 12 else "")
-        return (f"{action.cell} is not open to this element; it may go on {shown}.",
-                "cell_closed", {"cell": action.cell, "cells": cells})
+        return Why("cell_closed",
+                   f"{action.cell} is not open to this element; it may go on {shown}.",
+                   {"cell": action.cell, "cells": cells})
     if isinstance(action, Draw) and st.stage in ("turn", "automation", "subsidy"):
         if st.stage == "turn" and st.actions_left == 0:
-            return "Your three actions are done.", "no_actions_left", {}
+            return Why("no_actions_left", "Your three actions are done.", {})
         if action.card is None:
-            return "The deck is empty (it is not reshuffled).", "deck_empty", {}
-        return (f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'}).",
-                "not_in_offer", {"card": action.card, "offer": list(st.offer)})
+            return Why("deck_empty", "The deck is empty (it is not reshuffled).", {})
+        return Why("not_in_offer",
+                   f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'}).",
+                   {"card": action.card, "offer": list(st.offer)})
     if isinstance(action, UseBonus) and st.stage == "turn":
         bonus = {"bonus": action.bonus}
         if action.bonus not in st.tokens[seat]:
-            return f"You hold no {action.bonus.replace('_', ' ')} token.", "no_token", bonus
+            return Why("no_token", f"You hold no {action.bonus.replace('_', ' ')} token.", bonus)
         if st.bonus_used:
-            return "You have already used a bonus this turn (one per turn).", "bonus_used", {}
-        return (f"A {action.bonus.replace('_', ' ')} token would have no effect now.",
-                "bonus_useless", bonus)
+            return Why("bonus_used", "You have already used a bonus this turn (one per turn).",
+                       {})
+        return Why("bonus_useless",
+                   f"A {action.bonus.replace('_', ' ')} token would have no effect now.", bonus)
     if isinstance(action, EndTurn) and st.stage == "turn" and st.actions_left > 0:
-        return (f"You still have {st.actions_left} action(s) to take.", "actions_left",
-                {"count": st.actions_left})
+        return Why("actions_left", f"You still have {st.actions_left} action(s) to take.",
+                   {"count": st.actions_left})
     if isinstance(action, Build) and st.stage == "build":
-        return (f"{action.card} is not a project you just completed here; "
-                f"build {' or '.join(st.build_options)}, or none.",
-                "not_buildable", {"card": action.card, "options": list(st.build_options)})
+        return Why("not_buildable",
+                   f"{action.card} is not a project you just completed here; "
+                   f"build {' or '.join(st.build_options)}, or none.",
+                   {"card": action.card, "options": list(st.build_options)})
     return None
 
 

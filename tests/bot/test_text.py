@@ -140,7 +140,7 @@ def test_the_engines_reason_follows_once_without_its_own_list_of_moves() -> None
     en = Renderer().refusal(refused, locale="en", game="skybridge")
     assert en == "`bridge 2-5` is not possible now: A bridge needs two towers: 2 is empty."
     fr = Renderer().refusal(refused, locale="fr", game="skybridge")
-    assert fr == ("`bridge 2-5` n’est pas possible maintenant : un pont a besoin de deux "
+    assert fr == ("`bridge 2-5` n'est pas possible maintenant : un pont a besoin de deux "
                   "tours, et l’une des fondations est vide.")
     parse = Refused("parse", "I could not read 'foo'. Possible now: draft 5", typed="foo",
                     reason="parse", reason_params={}, options=[])

@@ -157,10 +157,16 @@ def test_your_turn_explains_each_decision(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_refusal_gives_the_reason(locale: str) -> None:
-    context = {"typed": "D30", "message": "D30 is not possible now.",
-               "options": [{"text": "D01"}], "locale": locale}
-    text = ENV.get_template(f"{locale}/neotopia/refusal_illegal.txt").render(context)
-    assert "`D30`" in text and "not possible now" in text and "`D01`" in text
+    from bot.service.errors import Refused
+    from bot.text import Renderer
+
+    refused = Refused("illegal", "D30 is not open to this element; it may go on D01.",
+                      typed="D30", reason="cell_closed",
+                      reason_params={"cell": "D30", "cells": ["D01"]},
+                      options=[{"text": "D01"}])
+    text = Renderer().refusal(refused, locale=locale, game="neotopia")
+    now = {"en": "is not possible now: D30 is not open", "fr": "n'est pas possible maintenant"}
+    assert "`D30`" in text and now[locale] in text and "`D01`" in text
 
 
 @pytest.mark.parametrize("locale", LOCALES)

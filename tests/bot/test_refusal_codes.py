@@ -1,0 +1,120 @@
+"""Refusals say why in the reader's language: every code an engine can raise (read from
+its source) has an entry in both locales, a French table never reads the engine's English
+sentence, and no refusal says the same thing twice."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from conftest import HOST, PLAYERS
+
+from bot.clock import FakeClock
+from bot.service import Refused, TableService, TableSettings
+from bot.store import SqliteStore
+from bot.text import TEMPLATES, Renderer
+from tests.bot.refusal_codes import GAMES, codes_of, raised_by
+
+LOCALES = ("en", "fr")
+SERVICE_CODES = {"not_legal"}  # bot/service/turns.py: the legal list has the last word
+SENTINEL = "Zqx English sentence from the engine."
+ENGLISH = re.compile(r"\b(the|is|not|you|your|cannot|write|there|only|have|must)\b", re.I)
+
+
+class AnyParams(dict[str, Any]):
+    """Values a template may ask for: any name it reads is there (``p.get`` gives its own
+    default), so an entry renders without the engine at hand."""
+
+    def __missing__(self, key: str) -> str:
+        return f"<{key}>"
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _literals(locale: str, game: str) -> str:
+    own = TEMPLATES / locale / game / "_reason.txt"
+    return own.read_text(encoding="utf-8") + (TEMPLATES / locale / "_reason.txt").read_text(
+        encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", ["quadropolis", "neotopia"])
+def test_every_error_of_quadropolis_and_neotopia_names_its_code(game: str) -> None:
+    assert [r for r in raised_by(game) if not r.explicit] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_parse_error_names_its_code(game: str) -> None:
+    assert [r for r in raised_by(game) if r.kind == "ParseError" and not r.explicit] == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_code_has_an_entry_in_both_locales(game: str, locale: str) -> None:
+    text = _literals(locale, game)
+    missing = sorted(c for c in codes_of(game) | SERVICE_CODES if f'"{c}"' not in text)
+    assert missing == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_code_reads_in_french_without_the_engine_s_sentence(game: str) -> None:
+    renderer = Renderer()
+    for code in sorted(codes_of(game) | SERVICE_CODES):
+        for kind in ("illegal", "parse"):
+            refused = Refused(kind, SENTINEL, typed="x1", reason=code,
+                              reason_params=AnyParams(), options=[])
+            text = renderer.refusal(refused, locale="fr", game=game)
+            assert "Zqx" not in text, (code, text)
+            assert ("pas possible maintenant" in text) or ("pas compris" in text), text
+            if code not in ("not_legal", "illegal", "parse"):
+                # A reason follows the opening, in French.
+                assert " : " in text, (code, text)
+                assert ENGLISH.search(re.sub(r"`[^`]*`", "", text)) is None, (code, text)
+
+
+# A bad move a new player might type, for each game: (text, the engine's code).
+BAD_MOVES: dict[str, list[tuple[str, str]]] = {
+    "ginkgopolis": [("foo", "unreadable"), ("R7", "wrong_phase")],
+    "quadropolis": [("A9@L1", "bad_architect"), ("r1c1", "take_first")],
+    "neotopia": [("draw X99", "not_a_card"), ("end", "wrong_stage")],
+    "skybridge": [("purple 3@1", "not_a_colour"), ("bridge 1-2", "bridge_on_empty")],
+}
+
+
+async def _refusals(game: str, store: SqliteStore, clock: FakeClock
+                    ) -> list[tuple[str, Refused]]:
+    from tests.bot.conftest import RenderingNotifier
+
+    service = TableService(store, RenderingNotifier(), clock=clock)
+    info = await service.create(HOST, game, seed=3,
+                                settings=TableSettings(seat_order="join", locale="fr"))
+    await service.join(info.id, PLAYERS[1])
+    await service.start(info.id, HOST)
+    current = await service.info(info.id)
+    seat = sorted(current.waiting)[0]
+    found = []
+    for text, code in BAD_MOVES[game]:
+        with pytest.raises(Refused) as info_:
+            await service.act_text(info.id, PLAYERS[seat], text)
+        assert info_.value.context["reason"] == code, info_.value.context
+        found.append((text, info_.value))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_bad_move_is_refused_in_french_with_its_reason(
+        game: str, store: SqliteStore, clock: FakeClock) -> None:
+    renderer = Renderer()
+    for typed, refused in await _refusals(game, store, clock):
+        fr = renderer.refusal(refused, locale="fr", game=game)
+        en = renderer.refusal(refused, locale="en", game=game)
+        opening = fr.partition("\n")[0]
+        english_reason = refused.message.split(" Possible now:")[0].split(" Legal now:")[0]
+        assert english_reason not in fr
+        assert " : " in opening and ENGLISH.search(re.sub(r"`[^`]*`", "", opening)) is None, fr
+        # The engine's reason in English, said once, after the typed move said once.
+        assert en.lower().count(english_reason.lower()) == 1, en
+        for text in (fr, en):
+            assert text.count(f"`{typed}`") == 1, text
+            assert "Possible now" not in text and "Legal now" not in text, text
