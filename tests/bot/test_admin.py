@@ -98,3 +98,16 @@ async def test_dm_reachability_is_stored(service: TableService, store: SqliteSto
     assert [s.dm_ok for s in await store.load_seats(table)] == [True, False]
     assert not (await service.info(table)).seats[1].dm_ok
     assert [t.id for t in await service.tables_of("u1")] == [table]
+
+
+async def test_playing_for_every_seat_to_the_end_says_who_decided_and_when_it_finished(
+        service: TableService, notifier: RenderingNotifier) -> None:
+    table = await new_table(service, humans=2, rounds=1)
+    results = []
+    while (info := await service.info(table)).status == "running":
+        results.append(await service.play_for(table, HOST, min(info.waiting)))
+    assert [r.finished for r in results] == [False] * (len(results) - 1) + [True]
+    told = [n for n in notifier.notes if n.template == "timeout_played"]
+    assert len(told) == len(results) and all(n.context["by_admin"] for n in told)
+    assert any(t.startswith("The host had the AI decide for you") for t in notifier.texts)
+    assert not any(t.startswith("Time ran out") for t in notifier.texts)
