@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 
@@ -174,13 +176,25 @@ class AdminVerbs(TurnVerbs):
                 return
             now = self.clock.now()
             while live.record.status == "running":
-                waiting = live.game.pending(live.state).waiting
-                late = sorted(t.seat for t in live.timers
-                              if t.kind == "deadline" and t.due_at <= now and t.seat in waiting)
+                late = self._late_seats(live, now)
                 if not late:
                     break
+                seat = late[0]
+
+                def still_late(t: LiveTable, seat: int = seat) -> bool:
+                    return seat in self._late_seats(t, now)
+
+                # A search AI thinks off the lock (and again if the table moves meanwhile).
+                chosen = await self._choose_for(table_id, live, seat, self._timeout_ai(live),
+                                                still_late)
+                if chosen is None:
+                    # Someone played meanwhile: what is still owed has its own jobs.
+                    if (fresh := await self._load_or_none(table_id)) is not None:
+                        self._plan(fresh)
+                    return
+                live, action = chosen
                 try:
-                    await self._play_late(live, late[0])
+                    await self._play_late(live, seat, action)
                 except Refused as refusal:
                     if refusal.code != "busy":
                         raise
@@ -192,6 +206,27 @@ class AdminVerbs(TurnVerbs):
                         self._plan(fresh)
                     return
             await self._after_change(live)
+
+    @staticmethod
+    def _late_seats(live: LiveTable, now: float) -> list[int]:
+        if live.record.status != "running":
+            return []
+        waiting = live.game.pending(live.state).waiting
+        return sorted(t.seat for t in live.timers
+                      if t.kind == "deadline" and t.due_at <= now and t.seat in waiting)
+
+    async def close(self) -> None:
+        """Stop the bots' thinking (a move under way is left to the next sweep: its
+        table keeps ``bot_turn``) and the AI's worker processes. The store is the
+        caller's to close."""
+        tasks = list(self._thinking.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._thinking.clear()
+        self.thinker.shutdown()
 
     async def on_reminder(self, table_id: int, version: int) -> None:
         """Job function: remind the seats that still have to act and whose reminder is due."""

@@ -115,7 +115,7 @@ def game_over(live: LiveTable) -> Notification | None:
 
 # The settings a host may change in the lobby, in the order a message lists them.
 CONFIGURABLE = ("max_seats", "deadline_seconds", "reminders", "timeout_policy", "seat_order",
-                "locale")
+                "ai_level", "locale")
 
 
 def settings_changes(old: TableRecord, new: TableRecord) -> list[dict[str, Any]]:

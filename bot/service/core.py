@@ -18,10 +18,12 @@ from bot.service import compose
 from bot.service.compose import note, present
 from bot.service.delivery import DeliveryWorker
 from bot.service.errors import Refused
+from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable, TableCache
 from bot.service.notifications import Notification, Notifier
 from bot.service.scheduler import DeadlineScheduler
 from bot.service.settings import Actor
+from bot.service.thinking import Thinker
 from bot.store import (
     ActionRecord,
     OutboxRow,
@@ -42,8 +44,6 @@ NotesFor = Callable[[LiveTable], Notes]
 SWEEP_SECONDS = 30  # how often the sweep job resumes bots and retries owed messages
 MAX_ECHO = 200  # of a refused text, at most this much is echoed back
 
-TIMEOUT_AI = "greedy"
-BOT_AI = "greedy"
 _SEAT_SHUFFLE_SALT = 0x5EA7_0DE5
 _AI_SALT = 0xA1_5EED
 
@@ -65,8 +65,13 @@ class ServiceCore:
         clock: Clock | None = None,
         get_game: Callable[[str], Game[Any]] = registry_get_game,
         cache_size: int = 256,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
+        self.thinker = thinker or Thinker()
+        # Per table, the task that plays its bots whose AI thinks in the pool (at most
+        # one: it is started and ended under the table's lock).
+        self._thinking: dict[int, asyncio.Task[None]] = {}
         self.notifier = notifier
         self.clock: Clock = clock or SystemClock()
         self.get_game = get_game
@@ -185,12 +190,13 @@ class ServiceCore:
         return record.deadline_seconds if record.timeout_policy == "ai" else None
 
     def _timeout_ai(self, live: LiveTable) -> str:
-        """The AI kind that plays for a late seat (or when the host plays for one)."""
-        return TIMEOUT_AI
+        """The AI kind that plays for a late seat (or when the host plays for one): the
+        table's level."""
+        return kind_for(live.game, live.record.ai_level)
 
     def _bot_ai(self, live: LiveTable, seat: int) -> str:
-        """The AI kind of a bot seat."""
-        return live.seats[seat].ai_kind or BOT_AI
+        """The AI kind of a bot seat: its own, else the table's level."""
+        return live.seats[seat].ai_kind or kind_for(live.game, live.record.ai_level)
 
     @staticmethod
     def _round(live: LiveTable) -> Any:
@@ -208,7 +214,10 @@ class ServiceCore:
     def _lobby_context(self, live: LiveTable) -> dict[str, Any]:
         r = live.record
         return {
-            "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot} for s in live.seats],
+            "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot,
+                       "level": level_of(s.ai_kind) if s.is_bot else None}
+                      for s in live.seats],
+            "ai_level": r.ai_level,
             "max_seats": r.max_seats, "min_seats": live.game.min_seats,
             "deadline_seconds": r.deadline_seconds, "timeout_policy": r.timeout_policy,
             "options": r.options, "seat_order": r.seat_order,

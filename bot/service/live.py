@@ -6,6 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service.levels import level_of
 from bot.service.values import SeatInfo, TableInfo
 from bot.store.records import SeatRecord, TableRecord, TimerRecord
 from engine.core import Game
@@ -49,13 +50,14 @@ class LiveTable:
         return TableInfo(
             id=r.id, game=r.game, status=r.status, version=r.version, host_id=r.host_id,
             locale=r.locale, max_seats=r.max_seats, min_seats=self.game.min_seats,
-            seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_bot, s.dm_ok)
+            seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_bot, s.dm_ok,
+                                 (level_of(s.ai_kind) or r.ai_level) if s.is_bot else None)
                         for s in self.seats),
             waiting=waiting, deadlines=deadlines, deadline_seconds=r.deadline_seconds,
             timeout_policy=r.timeout_policy, channel_id=r.channel_id, thread_id=r.thread_id,
             guild_id=r.guild_id, outcome=r.outcome, options=dict(r.options),
             default_options=dict(self.game.default_options()), reminders=tuple(r.reminders),
-            seat_order=r.seat_order, status_channel_id=r.status_channel_id,
+            seat_order=r.seat_order, ai_level=r.ai_level, status_channel_id=r.status_channel_id,
             status_message_id=r.status_message_id, simultaneous=simultaneous,
             prompt_versions={s.seat: s.prompt_version for s in self.seats},
         )

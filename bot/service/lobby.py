@@ -12,13 +12,13 @@ from bot.service import compose
 from bot.service.compose import note
 from bot.service.core import (
     _SEAT_SHUFFLE_SALT,
-    BOT_AI,
 )
 from bot.service.decisions import (
     decision_keys,
     next_timers,
 )
 from bot.service.errors import Refused
+from bot.service.levels import check_level, default_level, kind_for, level_of
 from bot.service.live import LiveTable
 from bot.service.settings import Actor, TableSettings
 from bot.service.turns import TurnVerbs
@@ -71,6 +71,7 @@ class LobbyVerbs(TurnVerbs):
             channel_id=channel_id, thread_id=thread_id, locale=settings.locale,
             deadline_seconds=settings.deadline_seconds, reminders=settings.reminder_offsets(),
             timeout_policy=settings.timeout_policy, seat_order=settings.seat_order,
+            ai_level=check_level(settings.ai_level) if settings.ai_level else default_level(),
             created_at=now, updated_at=now,
         )
         seats = [SeatRecord(0, actor.display, actor.user_id)] if join else []
@@ -104,14 +105,18 @@ class LobbyVerbs(TurnVerbs):
             ])
             return live.info()
 
-    async def add_bot(self, table_id: int, actor: Actor, *, ai_kind: str = BOT_AI,
-                      name: str | None = None) -> TableInfo:
+    async def add_bot(self, table_id: int, actor: Actor, *, level: str | None = None,
+                      ai_kind: str | None = None, name: str | None = None) -> TableInfo:
+        """A bot seat at ``level`` (easy, normal, hard; default: the table's level), or
+        with the engine's AI ``ai_kind`` itself (random, greedy, search)."""
         async with self._lock(table_id):
             live = await self._load(table_id)
             self._require_host(live, actor)
             self._require_lobby(live)
             if len(live.seats) >= live.record.max_seats:
                 raise Refused("table_full", "This table is full.", max_seats=live.record.max_seats)
+            if ai_kind is None:
+                ai_kind = kind_for(live.game, check_level(level or live.record.ai_level))
             try:
                 live.game.ai(ai_kind)
             except Exception:
@@ -120,8 +125,10 @@ class LobbyVerbs(TurnVerbs):
             bot_name = name or f"Bot {bots + 1}"
             seats = [*live.seats,
                      SeatRecord(len(live.seats), bot_name, None, is_bot=True, ai_kind=ai_kind)]
+            added_level = level_of(ai_kind)
             await self._save(live, seats=seats, notes=lambda t: [
-                note(t, None, "bot_added", {"joined": len(seats) - 1, "joined_name": bot_name}),
+                note(t, None, "bot_added", {"joined": len(seats) - 1, "joined_name": bot_name,
+                                            "level": added_level}),
                 note(t, None, "lobby", self._lobby_context(t), slot="status"),
             ])
             return live.info()
@@ -143,7 +150,7 @@ class LobbyVerbs(TurnVerbs):
             wanted = settings or TableSettings.stored(
                 deadline_seconds=record.deadline_seconds, reminders=record.reminders,
                 timeout_policy=record.timeout_policy, locale=record.locale,
-                seat_order=record.seat_order)
+                seat_order=record.seat_order, ai_level=record.ai_level)
             if locale is not None:
                 wanted = dataclasses.replace(wanted, locale=locale)
             wanted.validate()
@@ -155,7 +162,8 @@ class LobbyVerbs(TurnVerbs):
             new = dataclasses.replace(
                 record, options=merged, max_seats=seats_max, locale=wanted.locale,
                 deadline_seconds=wanted.deadline_seconds, reminders=wanted.reminder_offsets(),
-                timeout_policy=wanted.timeout_policy, seat_order=wanted.seat_order)
+                timeout_policy=wanted.timeout_policy, seat_order=wanted.seat_order,
+                ai_level=check_level(wanted.ai_level) if wanted.ai_level else record.ai_level)
             changes = compose.settings_changes(record, new)
             if not changes:
                 return live.info()

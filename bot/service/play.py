@@ -11,6 +11,7 @@ from bot.service.core import (
     MAX_ECHO,
 )
 from bot.service.errors import Refused
+from bot.service.levels import level_of
 from bot.service.settings import Actor
 from bot.service.turns import TurnVerbs
 from bot.service.values import ActResult
@@ -66,11 +67,20 @@ class PlayVerbs(TurnVerbs):
             target = self._require_seat_number(live, seat)
             if not live.game.legal_actions(live.state, seat):
                 raise Refused("not_your_turn", f"{target.name} has nothing to decide now.")
-            action = self._ai_choice(live, seat, self._timeout_ai(live))
-            await self._commit(live, seat, action, "admin", actor.user_id,
+            kind = self._timeout_ai(live)
+            # A search AI thinks off the lock (and again if the table moves meanwhile).
+            chosen = await self._choose_for(
+                table_id, live, seat, kind,
+                lambda t: t.record.status == "running"
+                and bool(t.game.legal_actions(t.state, seat)))
+            if chosen is None:
+                raise Refused("not_your_turn", f"{target.name} has nothing to decide now.")
+            live, action = chosen
+            level = level_of(kind)
+            await self._commit(live, seat, action, "admin", actor.user_id, level=level,
                                extra=lambda t: [note(t, seat, "timeout_played",
                                                      {"played": action.text(),
-                                                      "by_admin": True})])
+                                                      "by_admin": True, "level": level})])
             await self._after_change(live)
             return ActResult(live.id, seat, live.record.version, action.text(),
                              live.record.status == "finished")

@@ -10,7 +10,6 @@ import logging
 from bot.service import compose
 from bot.service.compose import note
 from bot.service.core import (
-    BOT_AI,
     Notes,
 )
 from bot.service.errors import Refused
@@ -120,7 +119,7 @@ class SeatVerbs(TurnVerbs):
         old = live.seats[seat]
         if old.is_bot:
             return
-        seats = [dataclasses.replace(s, user_id=None, is_bot=True, ai_kind=BOT_AI)
+        seats = [dataclasses.replace(s, user_id=None, is_bot=True, ai_kind=self._timeout_ai(live))
                  if s.seat == seat else s for s in live.seats]
         record = dataclasses.replace(live.record)
         if old.user_id == record.host_id:

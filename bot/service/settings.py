@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.service.errors import Refused
+from bot.service.levels import check_level
 
 LOCALES = ("en", "fr")
 TIMEOUT_POLICIES = ("ai", "none")  # ai: the AI plays for a late seat; none: no deadlines
@@ -36,17 +37,22 @@ class TableSettings:
     timeout_policy: str = "ai"
     locale: str = "en"
     seat_order: str = "shuffle"
+    # The bot level (bot.service.levels): plays for a late seat, and is a new bot's
+    # level unless the host names one. None: the default (``hard``) for a new table,
+    # the table's own when settings are changed.
+    ai_level: str | None = None
 
     @classmethod
     def stored(cls, *, deadline_seconds: int, reminders: tuple[int, ...], timeout_policy: str,
-               locale: str, seat_order: str) -> TableSettings:
+               locale: str, seat_order: str, ai_level: str | None = None) -> TableSettings:
         """The settings a table was stored with. Reminders equal to the defaults for its
         deadline come back as None (the defaults), so that changing the deadline alone
         moves them along with it; other reminders are kept as they are."""
         default = cls(deadline_seconds=deadline_seconds).reminder_offsets()
         return cls(deadline_seconds=deadline_seconds,
                    reminders=None if tuple(reminders) == default else tuple(reminders),
-                   timeout_policy=timeout_policy, locale=locale, seat_order=seat_order)
+                   timeout_policy=timeout_policy, locale=locale, seat_order=seat_order,
+                   ai_level=ai_level)
 
     def reminder_offsets(self) -> tuple[int, ...]:
         wanted = (
@@ -71,3 +77,5 @@ class TableSettings:
         if self.seat_order not in SEAT_ORDERS:
             raise Refused("options", f"Unknown seat order {self.seat_order!r}.",
                           field="seat_order")
+        if self.ai_level is not None:
+            check_level(self.ai_level)

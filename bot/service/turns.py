@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.service import compose
@@ -23,10 +23,12 @@ from bot.service.decisions import (
     next_timers,
 )
 from bot.service.errors import Refused
+from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable
 from bot.service.notifications import Notification
 from bot.service.queries import Queries
 from bot.service.settings import Actor
+from bot.service.thinking import ThinkJob
 from bot.service.values import ActResult
 from bot.store import (
     ActionRecord,
@@ -84,7 +86,7 @@ class TurnVerbs(Queries):
 
     async def _commit(self, live: LiveTable, seat: int, action: Action, source: Source,
                       actor_id: str | None, *, extra: NotesFor | None = None,
-                      in_place: bool = False) -> bool:
+                      in_place: bool = False, level: str | None = None) -> bool:
         """Apply one action and make it durable, with the notifications it owes (and
         ``extra`` ones) in the same transaction. Raises IllegalAction/NotYourTurn with
         the state untouched (the engine's promise). True when the actor's next decision
@@ -121,7 +123,8 @@ class TurnVerbs(Queries):
 
             def notes(t: LiveTable) -> Notes:
                 made = self._notes_after(t, seat, source, public_text, events, before, after,
-                                         round_before, answered=in_place, left=left)
+                                         round_before, answered=in_place, left=left,
+                                         level=level)
                 return [*made, *(extra(t) if extra is not None else [])]
 
             await self._write(live, record, seats=seats, timers=timers, action=entry,
@@ -137,8 +140,8 @@ class TurnVerbs(Queries):
     def _notes_after(self, live: LiveTable, seat: int, source: Source, public_text: str | None,
                      events: Sequence[Any], before: Mapping[int, str],
                      after: Mapping[int, str], round_before: Any, *,
-                     answered: bool = False, left: list[bool] | None = None
-                     ) -> list[Notification]:
+                     answered: bool = False, left: list[bool] | None = None,
+                     level: str | None = None) -> list[Notification]:
         news: list[Notification | None] = []
         # A secret step is never announced one by one (it would tell how many steps a
         # player took); the round's news and the status message say what may be said.
@@ -146,7 +149,7 @@ class TurnVerbs(Queries):
         if public_text is not None or source in ("timeout", "admin"):
             news.append(note(live, None, "acted", {
                 "actor": seat, "actor_name": live.names[seat], "source": source,
-                "text": public_text, "secret": public_text is None}))
+                "text": public_text, "secret": public_text is None, "level": level}))
         # ``answered``: the front end answered the actor in the message they clicked; the
         # private notes that would tell them the same are ``quiet`` (it may skip them).
         answered = answered and source == "player"
@@ -200,30 +203,141 @@ class TurnVerbs(Queries):
     async def _after_change(self, live: LiveTable) -> None:
         """Let bot seats play whatever they have to, then plan the table's jobs.
 
+        Cheap AIs play here, under the lock. A bot whose AI thinks in the pool (the
+        search) is handed to the table's thinking task, which holds the lock only to
+        commit: the caller (a player's click) is answered meanwhile.
+
         The change that called this is committed already: a bot move that fails (a
         full disk, another process) must not turn it into an error for the player.
         The table keeps ``bot_turn`` set in the database, so the sweep (every
         ``SWEEP_SECONDS``, and at boot) makes the bot play later."""
         try:
-            while live.record.status == "running":
-                waiting = live.game.pending(live.state).waiting
-                bots = [s for s in sorted(waiting) if live.seats[s].is_bot]
-                if not bots:
-                    break
-                seat = bots[0]
-                action = self._ai_choice(live, seat, self._bot_ai(live, seat))
-                await self._commit(live, seat, action, "bot", None)
-                await asyncio.sleep(0)  # a game of bots must not starve the other tables
+            owed = await self._play_cheap_bots(live)
         except Refused as exc:
             log.warning("table %d: a bot could not play now (%s); the sweep resumes it",
                         live.id, exc)
             self._cache.drop(live.id)
             return
         self._plan(live)
+        if owed is not None:
+            self._start_thinking(live.id)
+
+    async def _play_cheap_bots(self, live: LiveTable) -> int | None:
+        """Play the bot seats whose AI is cheap; the first bot seat left waiting for a
+        pooled AI (None: no bot owes a move)."""
+        while live.record.status == "running":
+            waiting = live.game.pending(live.state).waiting
+            bots = [s for s in sorted(waiting) if live.seats[s].is_bot]
+            cheap = [s for s in bots if not self.thinker.is_pooled(self._bot_ai(live, s))]
+            if not cheap:
+                return bots[0] if bots else None
+            seat = cheap[0]
+            kind = self._bot_ai(live, seat)
+            action = self._ai_choice(live, seat, kind)
+            await self._commit(live, seat, action, "bot", None, level=level_of(kind))
+            await asyncio.sleep(0)  # a game of bots must not starve the other tables
+        return None
+
+    def _start_thinking(self, table_id: int) -> None:
+        """Make sure the table's thinking task runs. Called under the table's lock; a
+        task that runs already looks at the table again (under the lock) before it
+        ends, so a move owed now is never missed."""
+        task = self._thinking.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._thinking[table_id] = asyncio.create_task(self._think_for_bots(table_id),
+                                                       name=f"urbanist-bots-{table_id}")
+
+    async def _think_for_bots(self, table_id: int) -> None:
+        """The table's pooled bots, one move at a time: the state is read under the lock,
+        the AI thinks off it, and the move is committed under it only if the table is
+        still at the version it thought about (else it thinks again)."""
+        me = asyncio.current_task()
+        try:
+            while True:
+                async with self._lock(table_id):
+                    live = await self._load_or_none(table_id)
+                    seat = None
+                    if live is not None:
+                        seat = await self._play_cheap_bots(live)
+                        self._plan(live)
+                    if live is None or seat is None:
+                        self._thinking.pop(table_id, None)
+                        return
+                    kind = self._bot_ai(live, seat)
+                    job = self._think_job(live, seat, kind)
+                    version = live.record.version
+                choice = await self._think(live, job)
+                async with self._lock(table_id):
+                    live = await self._load_or_none(table_id)
+                    if live is None or not self._still_at(live, version, seat):
+                        log.info("table %d: a bot's choice for v%d is stale; thinking again",
+                                 table_id, version)
+                        continue
+                    action = self._accepted(live, seat, kind, choice)
+                    await self._commit(live, seat, action, "bot", None, level=level_of(kind))
+        except Refused as exc:
+            log.warning("table %d: a bot could not play now (%s); the sweep resumes it",
+                        table_id, exc)
+            self._cache.drop(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %d: a bot's move failed; the sweep resumes it", table_id)
+            self._cache.drop(table_id)
+        finally:
+            if self._thinking.get(table_id) is me:
+                del self._thinking[table_id]
+
+    async def settle(self, table_id: int) -> None:
+        """Wait until the table's bots that think in the pool have played what they owe
+        (a front end that shows one table at a time: the console; tests)."""
+        while (task := self._thinking.get(table_id)) is not None:
+            await asyncio.shield(task)
+
+    def _ai_seed(self, live: LiveTable, seat: int) -> int:
+        # Seeded from the table and version: reruns give the same choice, tables differ.
+        return live.record.seed ^ _AI_SALT ^ (live.record.version << 20) ^ seat
+
+    def _think_job(self, live: LiveTable, seat: int, kind: str) -> ThinkJob:
+        return ThinkJob(type(live.game).__module__, live.record.game,
+                        live.game.state_to_json(live.state), seat, kind,
+                        self._ai_seed(live, seat))
+
+    @staticmethod
+    def _still_at(live: LiveTable, version: int, seat: int) -> bool:
+        """The table is where the AI thought about it: same version, still running, and
+        the seat still owes the decision."""
+        return (live.record.status == "running" and live.record.version == version
+                and seat in live.game.pending(live.state).waiting)
+
+    async def _think(self, live: LiveTable, job: ThinkJob) -> dict[str, Any] | None:
+        """The pooled AI's choice (JSON), or None when it failed (logged)."""
+        try:
+            return await self.thinker.choose(job)
+        except Exception:
+            log.exception("table %d: AI %s failed for seat %d", live.id, job.kind, job.seat)
+            return None
+
+    def _accepted(self, live: LiveTable, seat: int, kind: str,
+                  choice: Mapping[str, Any] | None) -> Action:
+        """The pooled choice as a legal action of the current state; a legal move when
+        the AI failed (the game's cheap AI, else the first legal action)."""
+        legal = live.game.legal_actions(live.state, seat)
+        if choice is None:
+            return self._ai_choice(live, seat, kind_for(live.game, "normal"))
+        try:
+            action = live.game.action_from_json(choice)
+        except Exception:
+            action = None
+        if action not in legal:
+            log.error("table %d: AI %s chose an illegal action for seat %d", live.id, kind, seat)
+            return legal[0]
+        return action
 
     def _ai_choice(self, live: LiveTable, seat: int, kind: str) -> Action:
-        # Seeded from the table and version: reruns give the same choice, tables differ.
-        rng = Rng.from_seed(live.record.seed ^ _AI_SALT ^ (live.record.version << 20) ^ seat)
+        """The AI's choice made here, on the event loop (the cheap kinds)."""
+        rng = Rng.from_seed(self._ai_seed(live, seat))
         legal = live.game.legal_actions(live.state, seat)
         try:
             action = live.game.ai(kind).choose(live.state, seat, rng)
@@ -235,7 +349,35 @@ class TurnVerbs(Queries):
             return legal[0]
         return action
 
-    async def _play_late(self, live: LiveTable, seat: int) -> None:
-        action = self._ai_choice(live, seat, self._timeout_ai(live))
-        await self._commit(live, seat, action, "timeout", None, extra=lambda t: [
-            note(t, seat, "timeout_played", {"played": action.text(), "by_admin": False})])
+    async def _choose_for(self, table_id: int, live: LiveTable, seat: int, kind: str,
+                          current: Callable[[LiveTable], bool]) -> tuple[LiveTable, Action] | None:
+        """The AI's choice for ``seat``, made off the lock when the kind is pooled.
+        Called and returning under the table's lock (released while the AI thinks).
+        Thinks again when the table moved meanwhile; None when ``current`` says the
+        table is no longer one to play for (the live table returned may be a new copy)."""
+        while True:
+            if not self.thinker.is_pooled(kind):
+                return live, self._ai_choice(live, seat, kind)
+            job = self._think_job(live, seat, kind)
+            version = live.record.version
+            lock = self._lock(table_id)
+            lock.release()
+            try:
+                choice = await self._think(live, job)
+            finally:
+                await lock.acquire()
+            fresh = await self._load_or_none(table_id)
+            if fresh is None or not current(fresh):
+                return None
+            live = fresh
+            if self._still_at(live, version, seat):
+                return live, self._accepted(live, seat, kind, choice)
+
+    async def _play_late(self, live: LiveTable, seat: int, action: Action | None = None) -> None:
+        kind = self._timeout_ai(live)
+        if action is None:
+            action = self._ai_choice(live, seat, kind)
+        played, level = action, level_of(kind)
+        await self._commit(live, seat, played, "timeout", None, level=level, extra=lambda t: [
+            note(t, seat, "timeout_played", {"played": played.text(), "by_admin": False,
+                                             "level": level})])

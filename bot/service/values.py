@@ -15,6 +15,7 @@ class SeatInfo:
     user_id: str | None
     is_bot: bool
     dm_ok: bool
+    level: str | None = None  # a bot seat's level (easy, normal, hard)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class TableInfo:
     default_options: dict[str, Any] = field(default_factory=dict)  # the game's defaults
     reminders: tuple[int, ...] = ()  # seconds before a deadline
     seat_order: str = "shuffle"
+    ai_level: str = "hard"  # the bot level of the table (bot.service.levels)
     status_channel_id: str | None = None  # where the front end shows the table's status
     status_message_id: str | None = None
     # The waiting decision is a simultaneous secret pick (the channel then names nobody:
@@ -55,7 +57,8 @@ class TableInfo:
         ``TableService.configure``."""
         return TableSettings.stored(
             deadline_seconds=self.deadline_seconds, reminders=self.reminders,
-            timeout_policy=self.timeout_policy, locale=self.locale, seat_order=self.seat_order)
+            timeout_policy=self.timeout_policy, locale=self.locale, seat_order=self.seat_order,
+            ai_level=self.ai_level)
 
     def seat_of(self, user_id: str) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -93,7 +96,9 @@ class Prompt:
 class ActResult:
     table_id: int
     seat: int
-    version: int  # the table version after the action and any bot moves it triggered
+    # The table version after the action and the moves of the bots it triggered whose AI
+    # is cheap; a bot that thinks in the pool (``hard``) plays a moment later.
+    version: int
     text: str  # the action's text form, for the actor's own acknowledgement
     finished: bool
     # The actor's next decision came at once and was left to the front end that asked

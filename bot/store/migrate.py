@@ -45,7 +45,7 @@ SCHEMA: Final = (
                       "outcome", "guild_id", "channel_id", "thread_id", "locale", "host_id",
                       "deadline_seconds", "reminders", "timeout_policy", "seat_order",
                       "max_seats", "paused_at", "created_at", "updated_at",
-                      "status_channel_id", "status_message_id", "rev", "bot_turn"),
+                      "status_channel_id", "status_message_id", "rev", "bot_turn", "ai_level"),
            ("id",), ("bot_turn",)),
     Copied("seats", ("table_id", "seat", "user_id", "name", "is_bot", "ai_kind", "dm_ok",
                      "prompt_version"), ("table_id", "seat"), ("is_bot", "dm_ok")),

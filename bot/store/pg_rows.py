@@ -12,7 +12,7 @@ from bot.store.records import ActionRecord, OutboxRow, SeatRecord, TableRecord, 
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level"
 )
 _COUNT = len(_TABLE_COLUMNS.split(","))
 _TABLE_PLACEHOLDERS = ", ".join(f"${i}" for i in range(1, _COUNT + 1))
@@ -27,7 +27,7 @@ def _table_values(t: TableRecord) -> tuple[Any, ...]:
         t.timeout_policy, t.seat_order, t.max_seats,
         None if t.paused_at is None else float(t.paused_at),
         t.status_channel_id, t.status_message_id, float(t.created_at), float(t.updated_at),
-        bool(t.bot_turn),
+        bool(t.bot_turn), t.ai_level,
     )
 
 
@@ -42,7 +42,7 @@ def _table_from_row(row: asyncpg.Record) -> TableRecord:
         seat_order=row["seat_order"], max_seats=row["max_seats"], paused_at=row["paused_at"],
         status_channel_id=row["status_channel_id"], status_message_id=row["status_message_id"],
         created_at=row["created_at"], updated_at=row["updated_at"], rev=row["rev"],
-        bot_turn=row["bot_turn"],
+        bot_turn=row["bot_turn"], ai_level=row["ai_level"],
     )
 
 

@@ -40,6 +40,9 @@ class TableRecord:
     reminders: tuple[int, ...] = ()  # seconds before the deadline
     timeout_policy: str = "ai"
     seat_order: str = "shuffle"
+    # The bot level (bot.service.levels) that plays for a late seat and that a new bot
+    # gets by default.
+    ai_level: str = "hard"
     paused_at: float | None = None
     # The front end's status message of the table (its channel and message ids), kept so
     # that a restarted front end edits the same message.

@@ -56,7 +56,7 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level"
 )
 _TABLE_PLACEHOLDERS = ", ".join("?" * len(_TABLE_COLUMNS.split(",")))
 
@@ -90,6 +90,7 @@ def _table_values(t: TableRecord) -> tuple[Any, ...]:
         t.created_at,
         t.updated_at,
         int(t.bot_turn),
+        t.ai_level,
     )
 
 
@@ -120,6 +121,7 @@ def _table_from_row(row: sqlite3.Row) -> TableRecord:
         updated_at=row["updated_at"],
         rev=row["rev"],
         bot_turn=bool(row["bot_turn"]),
+        ai_level=row["ai_level"],
     )
 
 

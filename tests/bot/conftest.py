@@ -3,6 +3,7 @@ every notification through the templates (so every test also checks the template
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,9 @@ from bot.store import SqliteStore, Store, open_store
 from bot.text import Renderer
 
 assert fakegame.NAME == "fakepicks"
+# Tests that play whole games with bots use the cheap AI (the product's default level is
+# hard, the search: tests/bot/test_levels.py proves it); subprocesses inherit it.
+os.environ["URBANIST_BOT_LEVEL"] = "normal"
 _FIXTURES = (backend, db_url, pg_server)  # store_backends' fixtures, used by name
 
 # The service suites that run on PostgreSQL as well as SQLite (see store_backends).

@@ -63,8 +63,8 @@ async def main(url: str, owner: str, mode: str, tasks: int, ttl: float) -> None:
     service.share(owner, ttl=ttl)
     play_late = service._play_late
 
-    async def reported(live: LiveTable, seat: int) -> None:
-        await play_late(live, seat)
+    async def reported(live: LiveTable, seat: int, action: Any = None) -> None:
+        await play_late(live, seat, action)
         say("TIMEOUT", live.id, live.record.version, seat)
 
     setattr(service, "_play_late", reported)  # noqa: B010 (the test's window on it)

@@ -1,0 +1,116 @@
+"""Where bots think: cheap AI kinds on the event loop, CPU-bound ones in a process pool.
+
+The search player spends up to about a second of CPU per move; on the event loop that
+second would freeze every table of the process. So a *pooled* kind (``search`` by
+default) is asked of a worker process: the state goes there as its JSON form, the game
+is looked up by name in the worker (its module imported first, so a game registered by
+a test is found too), and the action comes back as JSON. The AI's generator is seeded
+by the caller from the table and version, so the choice is the same inline and pooled:
+replays and tests stay deterministic.
+
+``random`` and ``greedy`` stay inline: one Ginkgopolis greedy move costs well under a
+millisecond (``benchmarks/service.py --stall`` prints it), less than sending it to a
+worker would.
+
+The pool starts at the first pooled choice and is shut down with the service
+(``TableService.close``). A worker that dies (``BrokenProcessPool``) costs one move: the
+caller gets ``None`` and plays a fallback, and the next choice builds a new pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import multiprocessing
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Rng, get_game
+
+log = logging.getLogger(__name__)
+
+POOLED_KINDS = frozenset({"search"})
+WORKERS = 2  # the machine's cores are shared with the bot's own process
+
+
+@dataclass(frozen=True)
+class ThinkJob:
+    """One choice to make, as plain picklable values."""
+
+    module: str  # the game's module, imported in the worker so the game is registered
+    game: str
+    state: Mapping[str, Any]  # the engine state's JSON form
+    seat: int
+    kind: str
+    seed: int
+
+
+def choose_json(job: ThinkJob) -> dict[str, Any]:
+    """The AI's choice for ``job`` as the action's JSON form. Runs in a worker process
+    (and inline where no pool is wanted): only ``job`` is read, nothing of the caller."""
+    importlib.import_module(job.module)
+    game = get_game(job.game)
+    state = game.state_from_json(job.state)
+    action = game.ai(job.kind).choose(state, job.seat, Rng.from_seed(job.seed))
+    return dict(action.to_json())
+
+
+def _process_pool() -> Executor:
+    # forkserver: a worker is not forked from a process that runs threads (the
+    # database's, the event loop's helpers), which may leave locks held in the child.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ProcessPoolExecutor(max_workers=WORKERS, mp_context=context)
+
+
+class Thinker:
+    """Asks an AI for a move without blocking the event loop.
+
+    ``pooled``: the AI kinds sent to the executor (all others are cheap and asked
+    inline by the service). ``executor``: builds the executor (a process pool by
+    default; tests may give a thread pool). ``inline=True`` keeps every kind on the
+    event loop (the old path, for the benchmark that compares them)."""
+
+    def __init__(self, *, pooled: frozenset[str] = POOLED_KINDS,
+                 executor: Callable[[], Executor] = _process_pool,
+                 inline: bool = False) -> None:
+        self.pooled = pooled
+        self._factory = executor
+        self._executor: Executor | None = None
+        self.inline_all = inline
+        self.rebuilt = 0  # pools replaced after a broken one (tests, logs)
+
+    def is_pooled(self, kind: str) -> bool:
+        return not self.inline_all and kind in self.pooled
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    async def choose(self, job: ThinkJob) -> dict[str, Any] | None:
+        """The action's JSON form; None when the worker died (the pool is rebuilt for the
+        next choice). An exception the AI raised is raised here."""
+        if self._executor is None:
+            self._executor = self._factory()
+        executor = self._executor
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, choose_json, job)
+        except BrokenProcessPool:
+            log.error("AI worker died while choosing for seat %d (%s); the pool is rebuilt",
+                      job.seat, job.kind)
+            if self._executor is executor:
+                self._executor = None
+                self.rebuilt += 1
+            executor.shutdown(wait=False, cancel_futures=True)
+            return None
+
+    def shutdown(self) -> None:
+        """Stop the workers (a choice under way is abandoned: its table's ``bot_turn``
+        stays set, and the next sweep plays it)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
