@@ -159,7 +159,8 @@ def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis"
         badge(c, x, cy, 28, str(first["color"]), on_dark=True)
         x += 26
     if view.get("end_triggered") and phase != "over":
-        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), HEADER_FONT, HIGHLIGHT, anchor="rm", bold=True)
+        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), HEADER_FONT, HIGHLIGHT, anchor="rm",
+               bold=True)
 
 
 def draw_legend(c: Canvas, box: Box) -> None:

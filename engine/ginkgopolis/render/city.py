@@ -56,7 +56,7 @@ def _coordinates(c: Canvas, view: View, lay: CityLayout) -> None:
     tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
     free = {(x + dx, y + dy) for x, y in built for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
     # About 10 px once the board is shown 550 wide; under a token's disc, smaller.
-    free_size = max(14, round(lay.pitch * 0.27))
+    free_size = max(14, min(22, round(lay.pitch * 0.27)))
     token_size = max(14, lay.pitch // 5)
     for x, y in sorted((free | tokens) - built):
         x0, y0, x1, y1 = lay.cell_box(x, y)

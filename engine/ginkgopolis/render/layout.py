@@ -107,9 +107,12 @@ def views_bounds(views: Sequence[View]) -> Bounds:
 def fit_pitch(
     bounds: Bounds, max_width: int, max_height: int, *, lo: int = MIN_PITCH, hi: int = MAX_PITCH
 ) -> int:
-    """The largest pitch that fits the box, never below ``lo`` (the box then grows)."""
+    """The largest even pitch that fits the box, never below ``lo`` (the box then grows).
+
+    Even, so that a cell's centre falls on a whole pixel wherever the cell is: a token or
+    a label centred in it is drawn the same in every cell."""
     pitch = min(hi, max_width // bounds.cols, max_height // bounds.rows)
-    return max(lo, pitch)
+    return max(lo, pitch - pitch % 2)
 
 
 def place_city(bounds: Bounds, area: Box, pitch: int) -> CityLayout:

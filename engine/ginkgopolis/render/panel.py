@@ -77,11 +77,11 @@ MIN_FONT = 22
 NAME_FONT = 26
 SP_FONT = 32
 BADGE = 36
-TOP_PAD = 6
+TOP_PAD = 4
 ROW1_H = 44  # badge, name, first player, success points
-ROW2_H = 38  # behind the screen, in the city, New Hand tokens
+ROW2_H = 36  # behind the screen, in the city, New Hand tokens
 CHIP_H = 36  # chip_size(CHIP_H) == MIN_FONT: a chip's code and counts
-LINE_STEP = 41  # one line of chips
+LINE_STEP = 40  # one line of chips
 CHIP_GAP = 8
 TOKEN_W = 46  # a New Hand token: NH (NM in French) at MIN_FONT
 TOKEN_STEP = 50
@@ -135,7 +135,7 @@ def draw_panel(
     c: Canvas, box: Box, p: Player, *, first: bool, drafting: bool = False, solo: bool = False,
     name: str | None = None,
 ) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, _x1, y1 = box
     color = str(p["color"])
     hal = bool(p.get("hal"))
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
@@ -210,10 +210,10 @@ def _counts(c: Canvas, left: int, right: int, cy: int, p: Player, hal: bool, *,
     c.text((x, cy), city, size, INK, anchor="lm", bold=True)
     if new_hand:
         mark = tr("NH")
-        n = int(p.get("new_hand", 0))
+        kept = int(p.get("new_hand", 0))
         x = right - tokens_w + 4
         for i in range(2):
-            have = i < n
+            have = i < kept
             c.d.rounded_rectangle((x, cy - 15, x + TOKEN_W, cy + 15), radius=4,
                                   fill=(250, 250, 250) if have else None,
                                   outline=INK if have else MUTED, width=2 if have else 1)
