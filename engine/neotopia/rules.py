@@ -122,7 +122,8 @@ def _why(st: NeotopiaState, action: Action) -> Why:
     specific = _specific_why(st, st.current, action)
     if specific:
         return specific
-    return Why("wrong_stage", f"Now: {STAGE_SAYS.get(st.stage, st.stage)}.", {})
+    says = STAGE_SAYS.get(st.stage, st.stage)
+    return Why("wrong_stage", f"At this step, {says[:1].lower()}{says[1:]}.", {})
 
 
 def _specific_why(st: NeotopiaState, seat: int, action: Action) -> Why | None:
