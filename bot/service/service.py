@@ -30,6 +30,7 @@ from bot.service.play import PlayVerbs
 from bot.service.queries import Queries
 from bot.service.scheduler import DeadlineScheduler
 from bot.service.seats import SeatVerbs
+from bot.service.thinking import Thinker
 from bot.store import Store
 from engine.core import Game
 from engine.core import get_game as registry_get_game
@@ -47,9 +48,12 @@ class TableService(LobbyVerbs, SeatVerbs, PlayVerbs, AdminVerbs, Queries):
         scheduler: AsyncIOScheduler | None = None,
         get_game: Callable[[str], Game[Any]] = registry_get_game,
         cache_size: int = 256,
+        thinker: Thinker | None = None,
     ) -> None:
+        """``thinker``: where the bots' AIs think (by default ``search`` in a process
+        pool started at its first use; ``close`` stops it)."""
         super().__init__(store, notifier, clock=clock, get_game=get_game,
-                         cache_size=cache_size)
+                         cache_size=cache_size, thinker=thinker)
         self.deadlines = DeadlineScheduler(
             scheduler, on_deadline=self.on_deadline, on_reminder=self.on_reminder)
         self.delivery = DeliveryWorker(store, notifier, self.clock,
