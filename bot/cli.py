@@ -91,6 +91,8 @@ def add_local(subparsers: Any) -> None:
     p.add_argument("game", nargs="?", help="the game (leave out to resume the latest table)")
     p.add_argument("--players", type=int, default=2, help="seats in all, humans and bots")
     p.add_argument("--bots", type=int, default=0, help="how many of the seats are bots")
+    p.add_argument("--ai", default=None, metavar="LEVEL",
+                   help="the bots' level: easy, normal or hard (default: hard)")
     p.add_argument("--name", action="append", default=[], metavar="NAME",
                    help="a human player's name, once per player in seat order")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -107,7 +109,13 @@ def add_local(subparsers: Any) -> None:
 
 def local_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``local``'s command line, in one line, or None."""
-    from bot.simulate import check_game, check_options, check_players, parse_options
+    from bot.simulate import (
+        check_game,
+        check_level,
+        check_options,
+        check_players,
+        parse_options,
+    )
 
     if args.game is None:
         return None
@@ -116,6 +124,8 @@ def local_problem(args: argparse.Namespace) -> str | None:
         return problem
     if not 0 <= args.bots <= args.players:
         return f"--bots must be 0 to {args.players} (the seats in all)"
+    if args.ai is not None and (problem := check_level(args.ai)):
+        return problem
     try:
         args.options = parse_options(args.option, args.game)
     except ValueError as exc:
@@ -140,7 +150,7 @@ def run_local_command(args: argparse.Namespace) -> int:
         return asyncio.run(run_local(
             args.game, args.players, args.bots, db=db, seed=args.seed, locale=args.locale,
             stdin=sys.stdin, out=sys.stdout, options=getattr(args, "options", {}),
-            names=args.name, resume=args.resume, new=args.new))
+            names=args.name, resume=args.resume, new=args.new, level=args.ai))
     except KeyboardInterrupt:  # Ctrl-C outside a turn (while the table is being set up)
         print("\ninterrupted", file=sys.stderr)
         return 130
@@ -190,8 +200,9 @@ def add_simulate(subparsers: Any) -> None:
     p.add_argument("game", help="the game (ginkgopolis, skybridge...; a wrong name lists them)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--ai", default="greedy", help="one AI kind for every seat, or a "
-                   "comma-separated list (e.g. greedy,random,random)")
+    p.add_argument("--ai", default="normal", help="one level for every seat (easy, normal, "
+                   "hard), or a comma-separated list (e.g. hard,normal,easy); the AI kinds "
+                   "random, greedy and search are accepted too")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=lazy("bot.simulate", "run_simulate"))

@@ -21,6 +21,9 @@ from engine.core.registry import game_names
 from engine.core.textinput import typed_int
 
 AI_KINDS = ("random", "greedy", "search")
+# The levels players see, over the engine's AI kinds (bot.service.levels; not imported:
+# the command line answers a mistyped option without loading the service).
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 
 
 def check_game(name: str) -> str | None:
@@ -48,13 +51,29 @@ def known_ais(game: str) -> list[str]:
     return found
 
 
+def check_level(word: str) -> str | None:
+    """A bot level (or an AI kind, kept for compatibility) as ``--ai`` takes it."""
+    if word.strip().lower() in (*LEVELS, *AI_KINDS):
+        return None
+    return (f"unknown bot level {word!r}; the levels are: {', '.join(LEVELS)} (the AI "
+            f"kinds {', '.join(AI_KINDS)} are accepted too)")
+
+
+def level_kind(word: str) -> str:
+    """The AI kind a level (or a kind) names."""
+    word = word.strip().lower()
+    return LEVELS.get(word, word)
+
+
 def check_ais(game: str, kinds: list[str], players: int) -> str | None:
     if len(kinds) != players:
         return f"--ai lists {len(kinds)} players but --players is {players}"
     known = known_ais(game)
-    for kind in kinds:
-        if kind not in known:
-            return f"unknown AI {kind!r} for {game}; the AIs are: {', '.join(known)}"
+    for word in kinds:
+        if level_kind(word) not in known:
+            levels = [level for level, kind in LEVELS.items() if kind in known]
+            return (f"unknown level {word!r} for {game}; the levels are: {', '.join(levels)} "
+                    f"(the AI kinds {', '.join(known)} are accepted too)")
     return None
 
 
@@ -104,7 +123,8 @@ def simulate_text(
     game_name: str, players: int, seed: int, ai: str, options: dict[str, Any], locale: str
 ) -> str:
     game = get_game(game_name)
-    kinds = ai.split(",") if "," in ai else [ai] * players
+    words = ai.split(",") if "," in ai else [ai] * players
+    kinds = [level_kind(w) for w in words]
     state = game.setup(players, options, seed)
     actions = ai_playout(game, state, kinds, seed)
     outcome = game.outcome(state)
@@ -120,7 +140,8 @@ def simulate_text(
         game=game_name,
         players=players,
         seed=seed,
-        kinds=kinds,
+        # What each seat played as: its level (a kind that has none is shown as typed).
+        kinds=[next((lv for lv, k in LEVELS.items() if k == kind), kind) for kind in kinds],
         actions=actions,
         outcome=outcome.to_json(),
     )

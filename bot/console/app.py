@@ -114,7 +114,7 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
                     db: Path | None = None, seed: int | None = None, locale: str = "en",
                     stdin: TextIO, out: TextIO, options: Mapping[str, Any] | None = None,
                     names: Sequence[str] = (), resume: int | None = None,
-                    new: bool = False) -> int:
+                    new: bool = False, level: str | None = None) -> int:
     """Play a local table: table ``resume``, else (unless ``new``) the latest unfinished
     local table of ``game``, else a new one. ``db`` None keeps it in a temporary file."""
     humans = players - bots
@@ -123,18 +123,20 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
         return 2
     with tempfile.TemporaryDirectory(prefix="urbanist-") as tmp:
         store = await SqliteStore.open(db or Path(tmp) / "local.sqlite3")
+        session = Session(store, locale, stdin, out)
         try:
-            session = Session(store, locale, stdin, out)
             try:
                 table = await session.find(game, resume, new)
             except Stop as stop:
                 return stop.code
             if table is None:
-                table = await session.create(game, humans, bots, seed, options or {}, names)
+                table = await session.create(game, humans, bots, seed, options or {}, names,
+                                             level)
             if table is None:
                 return 2
             return await session.play(table)
         finally:
+            await session.service.close()  # the AI's worker processes
             await store.close()
 
 
@@ -181,7 +183,8 @@ class Session:
         return table.id
 
     async def create(self, game: str | None, humans: int, bots: int, seed: int | None,
-                     options: Mapping[str, Any], names: Sequence[str]) -> int | None:
+                     options: Mapping[str, Any], names: Sequence[str],
+                     level: str | None = None) -> int | None:
         assert game is not None
         self.game = game
         people = [Actor(f"local:{i + 1}", _name(names, i)) for i in range(humans)]
@@ -189,7 +192,7 @@ class Session:
         service = self.service
         try:
             # Nobody waits at a kitchen table: no deadlines, so no AI plays for a human.
-            settings = TableSettings(locale=self.locale, timeout_policy="none")
+            settings = TableSettings(locale=self.locale, timeout_policy="none", ai_level=level)
             info = await service.create(host, game, settings=settings, seed=seed,
                                         options=dict(options), max_seats=humans + bots,
                                         join=bool(people), channel_id=LOCAL_CHANNEL)
@@ -232,6 +235,7 @@ class Session:
             self.say("console_seats", seats=_seat_lines(info, await service.view(table)))
         await self._bots_catch_up(table, host)
         while True:
+            await service.settle(table)  # bots that think in the pool play first
             info = await service.info(table)
             if info.status != "running":
                 break
@@ -256,6 +260,7 @@ class Session:
 
     async def _bots_catch_up(self, table: int, host: Actor) -> None:
         """A resumed table may owe bot moves (the last run stopped before them)."""
+        await self.service.settle(table)
         info = await self.service.info(table)
         for seat in sorted(info.waiting):
             if info.status == "running" and info.seats[seat].is_bot:

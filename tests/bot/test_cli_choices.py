@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
     (["simulate", "chess"], "unknown game 'chess'; the games are: "),
     (["simulate", "ginkgopolis", "--players", "9"], "ginkgopolis is for 1 to 5 players, not 9"),
     (["simulate", "skybridge", "--players", "3", "--ai", "smart"],
-     "unknown AI 'smart' for skybridge; the AIs are: "),
+     "unknown level 'smart' for skybridge; the levels are: easy, normal, hard"),
+    (["local", "skybridge", "--ai", "smart"], "unknown bot level 'smart'; the levels are: "
+     "easy, normal, hard"),
     (["simulate", "skybridge", "--players", "2", "--ai", "greedy,random,random"],
      "--ai lists 3 players but --players is 2"),
     (["simulate", "ginkgopolis", "--option", "colour=red"],
