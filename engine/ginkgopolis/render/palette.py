@@ -64,9 +64,12 @@ def player_text(color: str) -> RGB:
 
 def player_name(color: str, hal: bool, name: str | None = None) -> str:
     """The player's own name when the table gave one, else their colour."""
+    from engine.ginkgopolis.render.words import tr
+
     if hal:
         return "Hal"
-    return name.strip() if name and name.strip() else color.capitalize()
+    # A seat without a name is called by its colour, in the table's language.
+    return name.strip() if name and name.strip() else tr(color.capitalize())
 
 
 def name_of(p: dict[str, object], names: list[str] | None) -> str:

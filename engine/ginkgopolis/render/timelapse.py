@@ -29,6 +29,8 @@ BAND_H = 44
 MARGIN = 10
 FRAME_MS = 700
 LAST_MS = 3000
+TITLE_FONT = 22
+BAND_FONT = 18  # the scores: 15 px and more at 550 wide (frames are at most 660 wide)
 
 
 def render_timelapse(views: Sequence[View], outcome: Outcome | None = None, *,
@@ -93,7 +95,8 @@ def _frame(view: View, city: CityLayout, size: tuple[int, int],
     label = tr("Final scores") if final else (
         tr("Final city") if view.get("phase") == "over" else tr("Round {n}",
                                                                  n=view.get("round")))
-    x = MARGIN + c.text((MARGIN, cy), label, 22, HIGHLIGHT, anchor="lm", bold=True) + 16
+    x = MARGIN + c.text((MARGIN, cy), label, TITLE_FONT, HIGHLIGHT, anchor="lm",
+                        bold=True) + 16
     for p in view["players"]:
         if x > width - 70:
             break
@@ -101,6 +104,6 @@ def _frame(view: View, city: CityLayout, size: tuple[int, int],
         sp = "?" if p.get("sp") is None else str(p["sp"])
         if final and totals is not None:
             sp = str(totals.get(None if p.get("hal") else p.get("seat"), sp))
-        x += 30 + c.text((x + 30, cy), sp, 18, WHITE, anchor="lm", bold=True) + 14
+        x += 30 + c.text((x + 30, cy), sp, BAND_FONT, WHITE, anchor="lm", bold=True) + 14
     draw_city(c, view, city)
     return c.im

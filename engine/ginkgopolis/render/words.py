@@ -60,6 +60,11 @@ FRENCH: dict[str, str] = {
     "blue": "bleu",
     "yellow": "jaune",
     "Final scores": "Scores finaux",
+    "Green": "Vert",
+    "Purple": "Violet",
+    "Orange": "Orange",
+    "White": "Blanc",
+    "Black": "Noir",
     "Final city": "Ville finale",
     # the private image
     "Draft: keep one of these characters": "Choix : gardez l'un de ces personnages",
