@@ -112,7 +112,7 @@ async def test_a_refusal_says_why_once_in_english_and_in_french(tmp_path: Path) 
                     stdin=io.StringIO("draft 99\nfoo\nquit\n"), out=out)
     fr = out.getvalue()
     assert "`draft 99` n'est pas possible maintenant : le personnage 99 n'est pas parmi" in fr
-    assert "Je n'ai pas compris `foo`." in fr
+    assert "Je n'ai pas compris `foo` : les cartes s'écrivent R7" in fr
     assert "could not" not in fr and "Possible now" not in fr  # no English left
 
 
