@@ -3,6 +3,7 @@
     python benchmarks/service.py [--actions 400] [--tables 10000] [--game skybridge]
     python benchmarks/service.py --postgres [--actions 400] [--pg-tables 100000]
                                  [--seconds 10]
+    python benchmarks/service.py --stall [--moves 24] [--inline]
 
 - action_commit_p50/p99: an accepted action, from ``service.act`` to its durable commit
   (SQLite file, WAL, synchronous=FULL) and the notifications handed over;
@@ -13,6 +14,16 @@
   reminder job of N running tables in APScheduler (goal: under 5 s);
 - idle_table_memory: Python heap held per idle running table after that start (its
   jobs), and cached_table_memory: one table kept live in the service's cache.
+
+With ``--stall`` (issue 12, item 5), the event loop while a 4-player Ginkgopolis table
+of four ``hard`` bots (the search) plays ``--moves`` moves, a probe task sleeping 5 ms at
+a time and recording how late it wakes:
+
+- loop_stall_max/p99_pooled: the AI in the process pool (the product's path);
+- loop_stall_max/p99_inline: every AI on the event loop (the old path), side by side;
+  ``--inline`` runs only that one, ``--pooled`` only the other;
+- search_move_p50/max: the time from one bot move to the next (what a table waits);
+- greedy_move_p99: one greedy choice (the ``normal`` level), which stays on the loop.
 
 With ``--postgres``, the same on a PostgreSQL server started by ``pgserver`` (its
 defaults: fsync and synchronous_commit on, so a commit is durable), the service running
@@ -328,6 +339,79 @@ async def pg_main(args: argparse.Namespace) -> None:
             server.cleanup()
 
 
+async def stall(tmp: Path, moves: int, *, inline: bool) -> tuple[list[float], list[float]]:
+    """The probe's lateness (s) while four search bots play ``moves`` moves, and the
+    time between bot moves."""
+    from bot.service.thinking import Thinker
+
+    store = await SqliteStore.open(tmp / f"stall-{'inline' if inline else 'pooled'}.sqlite3")
+    service = TableService(store, NullNotifier(), thinker=Thinker(inline=inline))
+    host = Actor("host", "Host")
+    info = await service.create(host, "ginkgopolis", seed=5, join=False, settings=TableSettings(
+        ai_level="hard", timeout_policy="none"))
+    for _ in range(4):
+        await service.add_bot(info.id, host, level="hard")
+    lags: list[float] = []
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        while not stop.is_set():
+            started = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(time.perf_counter() - started - 0.005)
+
+    probing = asyncio.create_task(probe())
+    await asyncio.sleep(0.05)
+    # Inline, the whole game would be played inside ``start``: it is a task, stopped
+    # after ``moves`` moves like the pooled one.
+    starting = asyncio.create_task(service.start(info.id, host))
+    seen, at, between = 1, time.perf_counter(), []
+    while seen < 1 + moves:
+        await asyncio.sleep(0.01)
+        record = await store.load_table(info.id)
+        assert record is not None
+        if record.version > seen:
+            now = time.perf_counter()
+            between += [(now - at) / (record.version - seen)] * (record.version - seen)
+            seen, at = record.version, now
+    stop.set()
+    await probing
+    starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
+    await service.close()
+    await asyncio.sleep(0.3)  # a commit cut by the cancel finishes (it is shielded)
+    await store.close()
+    return lags, between
+
+
+def greedy_cost(count: int = 300) -> list[float]:
+    """One Ginkgopolis greedy choice, over the states of a greedy game."""
+    game = get_game("ginkgopolis")
+    state = game.setup(4, game.default_options(), 3)
+    rng = Rng.from_seed(3)
+    timings: list[float] = []
+    while game.outcome(state) is None and len(timings) < count:
+        seat = min(game.pending(state).waiting)
+        started = time.perf_counter()
+        action = game.ai("greedy").choose(state, seat, rng)
+        timings.append(time.perf_counter() - started)
+        game.apply(state, seat, action)
+    return timings
+
+
+async def stall_main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="urbanist-bench-", dir=".") as name:
+        modes = [m for m in ("pooled", "inline")
+                 if not (args.inline and m == "pooled") and not (args.pooled and m == "inline")]
+        for mode in modes:
+            lags, between = await stall(Path(name), args.moves, inline=mode == "inline")
+            emit(f"loop_stall_max_{mode}", max(lags) * 1000, "ms")
+            emit(f"loop_stall_p99_{mode}", percentile(lags, 99) * 1000, "ms")
+            emit(f"search_move_p50_{mode}", percentile(between, 50) * 1000, "ms")
+            emit(f"search_move_max_{mode}", max(between) * 1000, "ms")
+        emit("greedy_move_p99", percentile(greedy_cost(), 99) * 1000, "ms")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=400)
@@ -337,7 +421,15 @@ async def main() -> None:
     parser.add_argument("--pg-tables", type=int, default=100_000)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--pg-worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--stall", action="store_true",
+                        help="the event loop's longest stall while four search bots play")
+    parser.add_argument("--moves", type=int, default=24)
+    parser.add_argument("--inline", action="store_true", help="--stall: only the old path")
+    parser.add_argument("--pooled", action="store_true", help="--stall: only the pool")
     args = parser.parse_args()
+    if args.stall:
+        await stall_main(args)
+        return
     if args.pg_worker is not None:
         await pg_worker(args.pg_worker, args.game, args.seconds)
         return

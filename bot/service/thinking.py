@@ -59,6 +59,10 @@ def choose_json(job: ThinkJob) -> dict[str, Any]:
     return dict(action.to_json())
 
 
+def _warm() -> None:
+    importlib.import_module("engine.core.search")
+
+
 def _process_pool() -> Executor:
     # forkserver: a worker is not forked from a process that runs threads (the
     # database's, the event loop's helpers), which may leave locks held in the child.
@@ -81,6 +85,7 @@ class Thinker:
         self.pooled = pooled
         self._factory = executor
         self._executor: Executor | None = None
+        self._starting = asyncio.Lock()
         self.inline_all = inline
         self.rebuilt = 0  # pools replaced after a broken one (tests, logs)
 
@@ -91,12 +96,23 @@ class Thinker:
     def started(self) -> bool:
         return self._executor is not None
 
+    async def _ready(self) -> Executor:
+        """The executor, started off the event loop: starting worker processes (and the
+        fork server, the first time) would stall every table for a tenth of a second."""
+        async with self._starting:
+            if self._executor is None:
+                self._executor = await asyncio.to_thread(self._start)
+            return self._executor
+
+    def _start(self) -> Executor:
+        executor = self._factory()
+        executor.submit(_warm).result()  # the workers run, and have imported the engine
+        return executor
+
     async def choose(self, job: ThinkJob) -> dict[str, Any] | None:
         """The action's JSON form; None when the worker died (the pool is rebuilt for the
         next choice). An exception the AI raised is raised here."""
-        if self._executor is None:
-            self._executor = self._factory()
-        executor = self._executor
+        executor = await self._ready()
         try:
             return await asyncio.get_running_loop().run_in_executor(executor, choose_json, job)
         except BrokenProcessPool:
