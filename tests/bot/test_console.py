@@ -29,7 +29,7 @@ async def test_local_game_to_the_end(tmp_path: Path) -> None:
     assert "Game over" in text and "Commands:" in text
     assert "I did not understand `blah`" in text and "`p999` is not possible now" in text
     assert "  #1  p" in text  # the legal list
-    assert "(private) Table #1 (fakepicks): your turn, Player" in text
+    assert "(private) Table #1 (Fakepicks): your turn, Player" in text
     store = await SqliteStore.open(db)
     try:
         (table,) = await store.find_tables()

@@ -47,7 +47,7 @@ async def test_quit_keeps_the_table_and_the_next_run_resumes_it(tmp_path: Path) 
     assert "urbanist local --resume 1" in first
     assert await tables_in(db) == [(1, "ginkgopolis", "running")]
     again = await play(db, "quit\n")
-    assert "Resuming table #1 (ginkgopolis)" in again
+    assert "Resuming table #1 (Ginkgopolis)" in again
     assert "Zoé (seat " in again  # the same seats, with their names
     assert await tables_in(db) == [(1, "ginkgopolis", "running")]  # no second table
     # The decision owed is said again on resuming: the options are in view.
@@ -128,4 +128,4 @@ async def test_hot_seat_players_may_change_a_simultaneous_choice(tmp_path: Path)
     assert f"Who changes their choice? change 1  ({first})" in text
     assert f"=== {first} changes their choice ===" in text
     assert text.index(f"{first} changes") < text.rindex(f"back to {other}")
-    assert "ginkgopolis, table #1: 1/3 seats" not in text  # no lobby chatter
+    assert "table #1: 1/3 seats" not in text  # no lobby chatter
