@@ -1,0 +1,64 @@
+"""Players are named in the text a player reads: every game's text view and its game-over
+message use the seats' names, never "Seat 2" (the engines' standings carry "Seat N";
+the service puts the names in)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import HOST, PLAYERS, RenderingNotifier
+
+from bot.clock import FakeClock
+from bot.service import TableService, TableSettings
+from bot.store import SqliteStore
+from bot.text import Renderer
+from engine.core import get_game
+
+GAMES = ("ginkgopolis", "quadropolis", "neotopia", "skybridge")
+NAMES = ["Zoé", "Jürgen", "王"]
+SEAT_WORDS = re.compile(r"\b(seat|place|siège) \d", re.I)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_text_view_names_every_player(game: str, locale: str) -> None:
+    engine = get_game(game)
+    state = engine.setup(3, {}, 5)
+    for seat in (None, 0):
+        view = engine.view(state, seat)
+        text = Renderer().render_template("view", {"view": view, "names": NAMES},
+                                          locale=locale, game=game)
+        for name in NAMES:
+            assert name in text, (name, text)
+        assert SEAT_WORDS.search(text) is None, text
+
+
+@pytest.mark.parametrize("game", ["quadropolis", "skybridge"])
+async def test_the_game_over_message_names_the_players(game: str, store: SqliteStore,
+                                                        clock: FakeClock) -> None:
+    """Quadropolis and Skybridge standings say "Seat N": the players read their names."""
+    notifier = RenderingNotifier()
+    service = TableService(store, notifier, clock=clock)
+    info = await service.create(HOST, game, seed=2,
+                                settings=TableSettings(seat_order="join", locale="en"))
+    await service.join(info.id, PLAYERS[1])
+    await service.start(info.id, HOST)
+    for _ in range(500):
+        current = await service.info(info.id)
+        if current.status != "running":
+            break
+        seat = sorted(current.waiting)[0]
+        prompt = await service.prompt(info.id, PLAYERS[seat])
+        await service.act(info.id, PLAYERS[seat], prompt.options[0].json,
+                          version=prompt.version)
+    assert (await service.info(info.id)).status == "finished"
+    over = [n for n in notifier.to_table(info.id) if n.template == "game_over"]
+    assert len(over) == 1
+    assert any(str(s["name"]).startswith("Seat ") for s in
+               (await service.info(info.id)).outcome["standings"])  # what the engine says
+    for locale in ("en", "fr"):
+        text = Renderer().render_template(over[0].template, over[0].context, locale=locale,
+                                          game=game)
+        assert HOST.name in text and PLAYERS[1].name in text, text
+        assert SEAT_WORDS.search(text) is None, text
