@@ -1,7 +1,9 @@
 """Quadropolis images: the hook the bot calls (``bot/images.py``).
 
 Every function is pure: the same view gives the same bytes. ``names`` are the seats'
-display names, drawn beside their colours (any Latin, Greek or Cyrillic text).
+display names, drawn beside their colours (any script the shipped fonts cover); without
+them a seat is "Seat N". Every function takes ``locale`` ("fr": the labels in French,
+``words.py``; names are never translated).
 
 - ``render_board(view, names=...)``: PNG of the public board (``view(state, None)``): the
   construction site with the architects and the Urbanist, whose turn, the Mayor, and

@@ -26,6 +26,7 @@ from engine.quadropolis.render.panel import draw_panel, name_line, panel_city, p
 from engine.quadropolis.render.read import read_board, require_public
 from engine.quadropolis.render.site import SiteLayout, draw_site, site_layout
 from engine.quadropolis.render.tiles import draw_back, draw_tile
+from engine.quadropolis.render.words import language, tr
 
 View = dict[str, Any]
 
@@ -74,13 +75,16 @@ def board_layout(board: Board) -> BoardLayout:
     return BoardLayout((WIDTH, height), site, side, legend, tuple(panels), cities)
 
 
-def render_board(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_board(view: View, names: Sequence[str] | None = None, *,
+                 locale: str = "en") -> bytes:
     """PNG of the public board. Refuses a seat's view: what is posted holds no secret.
 
-    ``names`` are the seats' display names, drawn next to their colours.
+    ``names`` are the seats' display names, drawn next to their colours; the labels are
+    in ``locale``.
     """
     require_public(view, "render_board")
-    return draw_board(read_board(view, names)).png()
+    with language(locale):
+        return draw_board(read_board(view, names)).png()
 
 
 def draw_board(board: Board) -> Canvas:
@@ -97,8 +101,8 @@ def draw_board(board: Board) -> Canvas:
 
 def round_label(board: Board) -> str:
     if board.over:
-        return "Game over"
-    return f"Round {board.round}/{board.rounds} · turn {board.turn}/4"
+        return tr("Game over")
+    return tr("Round {r}/{n} · turn {t}/4", r=board.round, n=board.rounds, t=board.turn)
 
 
 def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Quadropolis") -> None:
@@ -110,9 +114,9 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Quadropoli
     w = c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
     c.d.rounded_rectangle((x, cy - 16, x + w + 20, cy + 16), radius=8, fill=HIGHLIGHT)
     c.text((x + 10, cy), label, 20, INK, anchor="lm", bold=True)
-    mode = "Expert" if board.expert else "Classic"
+    mode = tr("Expert") if board.expert else tr("Classic")
     if board.squares:
-        mode += " + Squares"
+        mode += tr(" + Squares")
     c.text((width - MARGIN - 4, cy), mode, 18, (230, 226, 216), anchor="rm", bold=True)
 
 
@@ -124,26 +128,26 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
     y = y0 + 18
     width = x1 - x0 - 20
     if board.current is not None and not board.over:
-        c.text((x, y), "To play", 16, MUTED, anchor="lm", bold=True)
+        c.text((x, y), tr("To play"), 16, MUTED, anchor="lm", bold=True)
         y += 25
         name_line(c, board, board.players[board.current], x, y, width, 17)
         y += 28
         if board.taken is not None:
             t = board.taken
             draw_tile(c, (x, y, x + 72, y + 72), t.tile)
-            c.text((x + 82, y + 14), "taken with", 16, MUTED, anchor="lm")
+            c.text((x + 82, y + 14), tr("taken with"), 16, MUTED, anchor="lm")
             c.text((x + 82, y + 38), f"{t.architect}@{t.slot}", 20, INK, anchor="lm", bold=True)
-            c.text((x + 82, y + 60), "to place", 16, MUTED, anchor="lm")
+            c.text((x + 82, y + 60), tr("to place"), 16, MUTED, anchor="lm")
             y += 84
         y += 6
     if board.mayor is not None:
-        title = "Mayor: first next round" if not board.over else "Mayor"
+        title = tr("Mayor: first next round") if not board.over else tr("Mayor")
         c.text((x, y), clip_text(title, width, 16, bold=True), 16, MUTED, anchor="lm", bold=True)
         y += 25
         name_line(c, board, board.players[board.mayor], x, y, width, 17)
         y += 34
     if board.expert and not board.over:
-        c.text((x, y), "Architects in the pool", 16, MUTED, anchor="lm", bold=True)
+        c.text((x, y), tr("Architects in the pool"), 16, MUTED, anchor="lm", bold=True)
         y += 28
         for row in ((1, 2, 3), (4, 5)):
             ax = x
@@ -153,15 +157,16 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
                                   anchor="lm", bold=True) + 14
             y += 36
     if board.last:
-        c.text((x, y1 - 44), "Last move", 16, MUTED, anchor="lm", bold=True)
+        c.text((x, y1 - 44), tr("Last move"), 16, MUTED, anchor="lm", bold=True)
         c.text((x, y1 - 20), clip_text(board.last, width, 17), 17, INK, anchor="lm")
 
 
 def legend_items(board: Board) -> list[tuple[str, str]]:
-    items = [(k, KIND_NAME[k]) for k in KINDS if board.expert or k not in ("office", "monument")]
+    items = [(k, tr(KIND_NAME[k])) for k in KINDS
+             if board.expert or k not in ("office", "monument")]
     if board.squares:
-        items.append(("square", "square (park)"))
-    return [*items, ("back", "face-down tile"), ("urbanist", "Urbanist")]
+        items.append(("square", tr("square (park)")))
+    return [*items, ("back", tr("face-down tile")), ("urbanist", tr("Urbanist"))]
 
 
 def draw_legend(c: Canvas, box: Box, board: Board) -> None:

@@ -30,6 +30,7 @@ from engine.quadropolis.render.palette import (
 from engine.quadropolis.render.panel import name_line
 from engine.quadropolis.render.read import read_allocation, read_board, require_public
 from engine.quadropolis.render.tiles import draw_tile
+from engine.quadropolis.render.words import language, tr
 
 View = dict[str, Any]
 Outcome = Mapping[str, Any]
@@ -64,7 +65,7 @@ def category_lines(standing: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def category_label(key: str) -> str:
-    return CATEGORIES.get(key, (key.replace("_", " ").capitalize(), None))[0]
+    return tr(CATEGORIES.get(key, (key.replace("_", " ").capitalize(), None))[0])
 
 
 @dataclass(frozen=True)
@@ -133,14 +134,20 @@ def _final_entry(view: View, seat: Any) -> Mapping[str, Any]:
     return {}
 
 
-def render_final(view: View, outcome: Outcome, names: Sequence[str] | None = None) -> bytes:
+def render_final(view: View, outcome: Outcome, names: Sequence[str] | None = None, *,
+                 locale: str = "en") -> bytes:
     """PNG: every city with its final allocation, and each player's score by category
-    (``outcome`` is ``Outcome.to_json()``)."""
+    (``outcome`` is ``Outcome.to_json()``); the labels in ``locale``."""
     require_public(view, "render_final")
+    with language(locale):
+        return _final(view, outcome, names)
+
+
+def _final(view: View, outcome: Outcome, names: Sequence[str] | None) -> bytes:
     board = read_board(view, names)
     lay = final_layout(board, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
-    draw_header(c, board, lay.size[0], title="Quadropolis - final scores")
+    draw_header(c, board, lay.size[0], title=tr("Quadropolis - final scores"))
     for box, city, lines, s in zip(lay.blocks, lay.cities, lay.lines, lay.standings,
                                    strict=True):
         _block(c, board, view, box, city, lines, s)
@@ -183,13 +190,13 @@ def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
         c.text((lx + 26, ly), label, 16, INK if points else MUTED, anchor="lm")
     entry = _final_entry(view, seat)
     fy = y1 - FOOT_H + 14
-    unplaced = (f"unplaced: {entry.get('unplaced_inhabitants', 0)} inh., "
-                f"{entry.get('unplaced_energy', 0)} energy")
+    unplaced = tr("unplaced: {i} inh., {e} energy", i=entry.get("unplaced_inhabitants", 0),
+                  e=entry.get("unplaced_energy", 0))
     if entry.get("absorbed"):
-        unplaced += f" ({entry['absorbed']} in parks)"
+        unplaced += tr(" ({n} in parks)", n=entry["absorbed"])
     c.text((x0 + 18, fy), clip_text(unplaced, x1 - x0 - 30, 15), 15, MUTED, anchor="lm")
-    ties = (f"tie-breaks: {entry.get('inhabitants_placed', 0)} inh. placed, "
-            f"{entry.get('empty_spaces', 0)} empty")
+    ties = tr("tie-breaks: {i} inh. placed, {e} empty", i=entry.get("inhabitants_placed", 0),
+              e=entry.get("empty_spaces", 0))
     c.text((x0 + 18, fy + 22), clip_text(ties, x1 - x0 - 30, 15), 15, MUTED, anchor="lm")
 
 
@@ -202,8 +209,8 @@ def _legend(c: Canvas, box: Box) -> None:
     k = 5
     c.d.line([(x + k, cy - 14 + k), (x + 28 - k, cy + 14 - k)], fill=INK, width=3)
     c.d.line([(x + k, cy + 14 - k), (x + 28 - k, cy - 14 + k)], fill=INK, width=3)
-    x += 36 + c.text((x + 36, cy), "not activated: removed", 16, INK, anchor="lm") + 20
+    x += 36 + c.text((x + 36, cy), tr("not activated: removed"), 16, INK, anchor="lm") + 20
     icons.meeple(c, x + 9, cy, 20)
-    x += 22 + c.text((x + 22, cy), "inhabitant placed", 16, INK, anchor="lm") + 20
+    x += 22 + c.text((x + 22, cy), tr("inhabitant placed"), 16, INK, anchor="lm") + 20
     icons.barrel(c, x + 8, cy, 20)
-    c.text((x + 22, cy), "energy placed", 16, INK, anchor="lm")
+    c.text((x + 22, cy), tr("energy placed"), 16, INK, anchor="lm")

@@ -14,6 +14,7 @@ from engine.quadropolis.render.palette import (
     PANEL_EDGE,
     player_fill,
 )
+from engine.quadropolis.render.words import tr
 
 HEAD_H = 36
 COUNTS_H = 36
@@ -80,5 +81,5 @@ def counts(c: Canvas, p: Player, x: int, cy: int, *, show_architects: bool, size
                 icons.architect(c, x + 12, cy, 30, n, p.color, letter=False)
                 x += 27
         else:
-            x += c.text((x, cy), "all architects played", 15, MUTED, anchor="lm")
+            x += c.text((x, cy), tr("all architects played"), 15, MUTED, anchor="lm")
     return x

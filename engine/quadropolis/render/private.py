@@ -40,6 +40,7 @@ from engine.quadropolis.render.palette import (
 from engine.quadropolis.render.panel import counts, name_line
 from engine.quadropolis.render.read import read_board
 from engine.quadropolis.render.site import SiteLayout, draw_site, site_layout
+from engine.quadropolis.render.words import language, tr
 
 View = dict[str, Any]
 
@@ -72,10 +73,17 @@ def private_layout(board: Board) -> PrivateLayout:
     return PrivateLayout((WIDTH, legend[3] + MARGIN), site, side, panel, city, legend)
 
 
-def render_private(view: View, names: Sequence[str] | None = None) -> bytes:
-    """PNG for one seat (``view(state, seat)``): refuses the public view."""
+def render_private(view: View, names: Sequence[str] | None = None, *,
+                   locale: str = "en") -> bytes:
+    """PNG for one seat (``view(state, seat)``): refuses the public view; the labels in
+    ``locale``."""
     if view.get("seat") is None:
         raise ValueError("render_private takes a seat's view: view(state, seat)")
+    with language(locale):
+        return _private(view, names)
+
+
+def _private(view: View, names: Sequence[str] | None) -> bytes:
     board = read_board(view, names)
     seat = int(view["seat"])
     me = board.players[seat]
@@ -105,10 +113,10 @@ def _city_panel(c: Canvas, board: Board, me: Player, lay: PrivateLayout) -> None
     x = counts(c, me, x + 14, cy, show_architects=False, size=19)
     if not board.over:
         if board.expert:
-            c.text((x1 - 12, cy), "architects: the shared pool", 16, MUTED, anchor="rm")
+            c.text((x1 - 12, cy), tr("architects: the shared pool"), 16, MUTED, anchor="rm")
         else:
             held = me.architects
-            label = "your architects:" if held else "all your architects are played"
+            label = tr("your architects:") if held else tr("all your architects are played")
             ax = x1 - 12 - len(held) * 32
             c.text((ax - 8, cy), label, 16, MUTED, anchor="rm")
             for n in held:

@@ -26,6 +26,7 @@ from engine.quadropolis.render.model import (
     Tile,
 )
 from engine.quadropolis.render.palette import SEAT_COLORS
+from engine.quadropolis.render.words import tr
 
 View = Mapping[str, Any]
 
@@ -71,7 +72,7 @@ def _stack(data: Any) -> Stack | None:
 def seat_name(seat: int, names: Sequence[str] | None) -> str:
     if names is not None and seat < len(names) and names[seat]:
         return str(names[seat])
-    return f"Seat {seat + 1}"
+    return tr("Seat {n}", n=seat + 1)
 
 
 def _grid(data: Any, default: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:

@@ -14,6 +14,7 @@ from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
 from engine.quadropolis.render.model import Board
 from engine.quadropolis.render.palette import BACKGROUND, HIGHLIGHT, INK, PANEL, WHITE
 from engine.quadropolis.render.read import read_board, require_public
+from engine.quadropolis.render.words import language, tr
 
 View = dict[str, Any]
 
@@ -24,15 +25,17 @@ FRAME_MS = 900
 LAST_MS = 3500
 
 
-def render_timelapse(views: Sequence[View]) -> bytes:
-    """GIF bytes: every city after each of ``views`` (public views, one per round)."""
+def render_timelapse(views: Sequence[View], *, locale: str = "en") -> bytes:
+    """GIF bytes: every city after each of ``views`` (public views, one per round); the
+    labels in ``locale``."""
     if not views:
         raise ValueError("render_timelapse needs at least one view")
     for v in views:
         require_public(v, "render_timelapse")
     boards = [read_board(v) for v in views]
     size, cities = timelapse_layout(boards[-1])
-    frames = [_frame(b, cities, size) for b in boards]
+    with language(locale):
+        frames = [_frame(b, cities, size) for b in boards]
     # A palette taken from the last (fullest) frame, applied to all without dithering:
     # deterministic, and flat areas stay flat, which keeps the GIF small.
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
@@ -70,7 +73,8 @@ def _frame(board: Board, cities: Sequence[CityLayout], size: tuple[int, int]) ->
     c = Canvas.new(width, height, BACKGROUND)
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
-    label = "Final cities" if board.over else f"Start of round {board.round}/{board.rounds}"
+    label = tr("Final cities") if board.over else tr("Start of round {r}/{n}", r=board.round,
+                                                      n=board.rounds)
     x = MARGIN + c.text((MARGIN + 4, cy), label, 22, HIGHLIGHT, anchor="lm", bold=True) + 20
     c.text((x, cy), "Quadropolis", 18, WHITE, anchor="lm", bold=True)
     for lay, p in zip(cities, board.players, strict=True):
