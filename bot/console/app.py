@@ -32,8 +32,9 @@ from bot.text import Renderer
 from engine.core.textinput import is_ascii_number
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
-# Notes a terminal has no use for: the lobby's status (the seats are listed at the start).
-QUIET = frozenset({"lobby"})
+# Notes a terminal has no use for: the lobby's status and each bot taking its seat (one
+# line names the bots, and the seats are listed at the start).
+QUIET = frozenset({"lobby", "bot_added"})
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -68,7 +69,8 @@ class ConsoleNotifier:
             self.print_private(n)
 
     def print_private(self, n: Notification) -> None:
-        self.write("  (private) " + plain(self.renderer.render(n)).replace("\n", "\n  ")
+        mark = self.renderer.render_template("console_private", {}, locale=n.locale)
+        self.write(f"  {mark} " + plain(self.renderer.render(n)).replace("\n", "\n  ")
                    + "\n")
 
     def write(self, text: str) -> None:
@@ -155,8 +157,16 @@ class Session:
         self.resumed = False
 
     def say(self, template: str, **context: object) -> None:
-        self.out.write(plain(self.renderer.render_template(
-            template, context, locale=self.locale, game=self.game)) + "\n")
+        self.out.write(self.text(template, **context) + "\n")
+
+    def text(self, template: str, **context: object) -> str:
+        return plain(self.renderer.render_template(template, context, locale=self.locale,
+                                                   game=self.game))
+
+    def who(self, info: TableInfo, seat: int, view: Mapping[str, Any]) -> str:
+        """A seat as the terminal names it: the name, the seat number and its colours."""
+        return self.text("console_who", name=info.seats[seat].name, seat=seat,
+                         colours=_colours(view, seat))
 
     async def find(self, game: str | None, resume: int | None, new: bool) -> int | None:
         """The table to resume, if any (None: create one)."""
@@ -200,6 +210,9 @@ class Session:
                 await service.join(info.id, person)
             for _ in range(bots):
                 await service.add_bot(info.id, host)
+            if bots:
+                seated = await service.info(info.id)
+                self.say("console_bots", bots=[s.name for s in seated.seats if s.is_bot])
             await service.start(info.id, host)
         except Refused as exc:
             self.out.write(self.renderer.refusal(exc, locale=self.locale, game=game) + "\n")
@@ -232,7 +245,9 @@ class Session:
             self.notifier.at_screen = {humans[0]}  # nobody else looks at this screen
         if humans:
             self.say("console_help")
-            self.say("console_seats", seats=_seat_lines(info, await service.view(table)))
+            view = await service.view(table)
+            self.say("console_seats", seats=[{"who": self.who(info, s.seat, view),
+                                               "bot": s.is_bot} for s in info.seats])
         await self._bots_catch_up(table, host)
         while True:
             await service.settle(table)  # bots that think in the pool play first
@@ -245,8 +260,9 @@ class Session:
             seat = waiting[0]
             user = info.seats[seat].user_id
             actor = by_user.get(user or "", host)
-            out.write(f"\n=== {_who(info, seat, await service.view(table))}: "
-                      f"{info.waiting[seat]} ===\n")
+            out.write("\n")
+            self.say("console_turn", who=self.who(info, seat, await service.view(table)),
+                     decision=info.waiting[seat])
             self.notifier.flush_private(seat)
             self.say("view", view=await service.view(table, actor), names=_names(info))
             if self.resumed:  # what was said before the last run stopped: say it again
@@ -303,7 +319,7 @@ class Session:
                 done = await self._change(table, command[len("change"):].strip(), info)
                 if done is not None:
                     return done
-                out.write(f"  back to {name}\n")
+                out.write(f"  {self.text('console_back', name=name)}\n")
                 continue
             prompt = await service.prompt(table, actor)
             if command == "legal":
@@ -325,7 +341,7 @@ class Session:
                 if command[:1] == "#" and is_ascii_number(command[1:]):
                     index = int(command[1:]) - 1
                     if not 0 <= index < len(prompt.options):
-                        out.write(f"  choose #1 to #{len(prompt.options)}\n")
+                        out.write(f"  {self.text('console_choose', count=len(prompt.options))}\n")
                         continue
                     await service.act(table, actor, prompt.options[index].json,
                                       version=prompt.version)
@@ -355,7 +371,8 @@ class Session:
                                               for s in can])
             return None
         seat = chosen[0]
-        self.out.write(f"\n=== {info.seats[seat].name} changes their choice ===\n")
+        self.out.write("\n")
+        self.say("console_changes", name=info.seats[seat].name)
         self.notifier.flush_private(seat)
         self.notifier.print_private(await self.service.hand(table, self.actors[seat]))
         return await self._turn(table, seat, self.actors[seat], info)
@@ -370,21 +387,16 @@ def _names(info: TableInfo) -> list[str]:
     return [s.name for s in info.seats]
 
 
-def _colour(view: Mapping[str, Any], seat: int) -> str | None:
-    """The seat's colour where the game's view has one (every game so far does)."""
+def _colours(view: Mapping[str, Any], seat: int) -> list[str]:
+    """The seat's colours where the game's view has them (``color``, ``colour`` or, in
+    Skybridge, ``colours``); the template says them in words."""
     players = view.get("players")
     if isinstance(players, list):
         for p in players:
             if isinstance(p, Mapping) and p.get("seat") == seat and not p.get("hal"):
+                many = p.get("colours")
+                if isinstance(many, list):
+                    return [str(c) for c in many]
                 colour = p.get("color") or p.get("colour")
-                return str(colour) if colour else None
-    return None
-
-
-def _who(info: TableInfo, seat: int, view: Mapping[str, Any]) -> str:
-    colour = _colour(view, seat)
-    return f"{info.seats[seat].name} (seat {seat + 1}{', ' + colour if colour else ''})"
-
-
-def _seat_lines(info: TableInfo, view: Mapping[str, Any]) -> list[str]:
-    return [_who(info, s.seat, view) + (" - bot" if s.is_bot else "") for s in info.seats]
+                return [str(colour)] if colour else []
+    return []

@@ -1,0 +1,60 @@
+"""A local game reads right in the terminal, in English and in French: one line names the
+bots, seats are named with their colours in words, and the console's own words (turn
+headers, private marks, a number out of range) are the reader's language."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.console import run_local
+
+GAMES = ("ginkgopolis", "quadropolis", "neotopia", "skybridge")
+
+
+async def session(tmp_path: Path, game: str, script: str, *, locale: str = "en",
+                  players: int = 3, bots: int = 2) -> str:
+    out = io.StringIO()
+    code = await run_local(game, players, bots, db=tmp_path / f"{game}-{locale}.sqlite3",
+                           seed=3, locale=locale, stdin=io.StringIO(script), out=out,
+                           names=["Zoé"])
+    text = out.getvalue()
+    assert code == 0, text
+    return text
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_bots_are_named_in_one_line(game: str, tmp_path: Path) -> None:
+    text = await session(tmp_path, game, "quit\n")
+    assert "takes a seat" not in text
+    assert text.count("2 bots take seats: Bot 1, Bot 2.") == 1
+    (tmp_path / "one").mkdir()
+    one = await session(tmp_path / "one", game, "quit\n", players=2, bots=1)
+    assert one.count("Bot 1 (a bot) takes a seat.") == 1
+
+
+async def test_seats_are_named_with_their_colours_in_words(tmp_path: Path) -> None:
+    en = await session(tmp_path, "neotopia", "quit\n")
+    seats = en[en.index("At this table:"):].splitlines()[1:4]
+    assert all(re.fullmatch(r"  .+ \(seat \d, (red|green|purple|blue)\)( - a bot)?", s)
+               for s in seats), seats
+    fr = await session(tmp_path, "skybridge", "quit\n", locale="fr", players=2, bots=1)
+    assert "Zoé (place 2, jaune et bleu)" in fr or "Zoé (place 1, rouge et vert)" in fr
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_french_session_has_no_english_console_words(game: str, tmp_path: Path) -> None:
+    text = await session(tmp_path, game, "#999\nquit\n", locale="fr")
+    assert "choisissez de #1 à #" in text
+    assert "(privé)" in text and "(private)" not in text
+    for english in ("seat", "choose #", "changes their choice", "back to", "takes a seat",
+                    " - bot", "Decision:"):
+        assert english not in text, english
+    header = next(line for line in text.splitlines() if line.startswith("=== "))
+    # The decision in French words, not the engine's key.
+    assert re.fullmatch(r"=== \S+ \(place \d[^)]*\) : [^=]*[éèàç'a-z ,:]+ ===", header), header
+    assert header.split(" : ")[-1].strip(" =") not in ("draft", "pick", "take", "start",
+                                                      "place", "turn")
