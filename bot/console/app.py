@@ -332,8 +332,9 @@ class Session:
                 continue
             if command == "log":
                 for entry in await service.log(table):
-                    shown = entry.text if entry.text is not None else "(secret)"
-                    out.write(f"  v{entry.version} {entry.name} [{entry.source}] {shown}\n")
+                    line = self.text("console_log_line", version=entry.version,
+                                     name=entry.name, source=entry.source, text=entry.text)
+                    out.write(f"  {line}\n")
                 continue
             self.notifier.at_screen.add(seat)  # the player still looks: print in order
             try:

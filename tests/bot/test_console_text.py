@@ -47,11 +47,12 @@ async def test_seats_are_named_with_their_colours_in_words(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_french_session_has_no_english_console_words(game: str, tmp_path: Path) -> None:
-    text = await session(tmp_path, game, "#999\nquit\n", locale="fr")
+    text = await session(tmp_path, game, "#999\nlog\nquit\n", locale="fr")
     assert "choisissez de #1 à #" in text
+    assert re.search(r"^  v\d+ .+ \[(bot|joueur)\] ", text, re.M), text  # the log
     assert "(privé)" in text and "(private)" not in text
     for english in ("seat", "choose #", "changes their choice", "back to", "takes a seat",
-                    " - bot", "Decision:"):
+                    " - bot", "Decision:", "[player]", "(classic"):
         assert english not in text, english
     header = next(line for line in text.splitlines() if line.startswith("=== "))
     # The decision in French words, not the engine's key.
