@@ -1,7 +1,8 @@
 """Neotopia images: the hook the bot calls (``bot/images.py``).
 
 Every function is pure: the same view (and names) gives the same bytes. ``names`` are
-the players' names by seat; without them a player is named by colour.
+the players' names by seat; without them a player is named by colour. Every function
+takes ``locale`` ("fr": the labels in French, ``words.py``; names are never translated).
 
 - ``render_board(view, names=...)``: PNG of the public board (``view(state, None)``):
   the three regions on the hex grid, elements (colour and letter), bonus tokens, the

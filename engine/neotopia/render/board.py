@@ -21,6 +21,7 @@ from engine.neotopia.render.palette import (
 )
 from engine.neotopia.render.panels import draw_legend, draw_players
 from engine.neotopia.render.tracks import draw_tracks, track_rows, tracks_height
+from engine.neotopia.render.words import language, tr
 
 WIDTH = 1000
 MARGIN = 10
@@ -107,11 +108,13 @@ def layout_of(board: Board) -> BoardLayout:
                        track_rows(tracks, board), offer, deck)
 
 
-def render_board(view: View, names: Sequence[str] = ()) -> bytes:
-    """PNG of the public board. Refuses a seat's view: what is posted must hold no secret."""
+def render_board(view: View, names: Sequence[str] = (), *, locale: str = "en") -> bytes:
+    """PNG of the public board. Refuses a seat's view: what is posted must hold no secret.
+    The labels are in ``locale``."""
     require_public(view, "render_board")
-    board = read_board(view, names)
-    return draw_board(board).png()
+    with language(locale):
+        board = read_board(view, names)
+        return draw_board(board).png()
 
 
 def draw_board(board: Board) -> Canvas:
@@ -123,19 +126,19 @@ def draw_board(board: Board) -> Canvas:
     draw_legend(c, lay.legend, board)
     draw_tracks(c, lay.tracks, board)
     x0, y0 = lay.tracks[0], lay.tracks[3] + MARGIN
-    c.text((x0 + 2, y0 + OFFER_TITLE // 2), "Project offer", 18, INK, anchor="lm", bold=True)
+    c.text((x0 + 2, y0 + OFFER_TITLE // 2), tr("Project offer"), 18, INK, anchor="lm", bold=True)
     for box, card in zip(lay.offer, board.offer, strict=True):
         draw_card(c, box, card, grid=board.geometry.grid)
-    card_back(c, lay.deck, f"Deck {board.deck}")
+    card_back(c, lay.deck, tr("Deck {n}", n=board.deck))
     return c
 
 
 def round_label(board: Board) -> str:
     if board.phase == "over":
-        return "Game over"
+        return tr("Game over")
     if board.phase == "start":
-        return "Starting elements"
-    return f"Round {board.round}"
+        return tr("Starting elements")
+    return tr("Round {n}", n=board.round)
 
 
 def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia") -> None:
@@ -151,17 +154,19 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia")
     if board.phase != "over" and board.active is not None and board.active < len(
             board.players):
         who = board.players[board.active].name
-        turn = f"{who} to play"
+        turn = tr("{who} to play", who=who)
         if board.actions_left is not None:
-            turn += f", {board.actions_left} action{'s' if board.actions_left != 1 else ''} left"
+            n = board.actions_left
+            turn += tr(", {n} action left" if n == 1 else ", {n} actions left", n=n)
         if board.taking is not None:
-            turn += f", placing {board.taking[1]} from {board.taking[0]}"
+            turn += tr(", placing {what} from {where}", what=board.taking[1],
+                       where=board.taking[0])
         elif board.stage == "build":
-            turn += ", choosing a project to build"
+            turn += tr(", choosing a project to build")
         elif board.bonus is not None:
-            turn += f", using {BONUS_NAME.get(board.bonus, board.bonus)}"
+            turn += tr(", using {bonus}", bonus=tr(BONUS_NAME.get(board.bonus, board.bonus)))
         room = width - MARGIN - x - (170 if board.end_triggered else 8)
         size = fit_size(turn, room, 18, minimum=13)
         c.text((x, cy), clip(turn, room, size), size, HEADER_LIGHT, anchor="lm")
     if board.end_triggered and board.phase != "over":
-        c.text((width - MARGIN - 4, cy), "LAST ROUND", 20, HIGHLIGHT, anchor="rm", bold=True)
+        c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), 20, HIGHLIGHT, anchor="rm", bold=True)

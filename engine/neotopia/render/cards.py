@@ -22,6 +22,7 @@ from engine.neotopia.render.palette import (
     element_text,
     shade,
 )
+from engine.neotopia.render.words import named
 
 MAX_HEX = 24.0  # pattern cell radius on a full-size card
 
@@ -60,7 +61,7 @@ def draw_card(c: Canvas, box: Box, card: Card, *, owner: str | None = None,
                 bold=True)
     if card.building is not None:
         _house(c, x1 - 14 - pw - head * 0.45, y0 + width + head / 2, head * 0.7, card.building)
-    name = clip(card.type_name, w - 14, max(9, round(head * 0.48)))
+    name = clip(named(card.type_name, card.type_name_fr), w - 14, max(9, round(head * 0.48)))
     c.text((x0 + 7, y0 + head + 4), name, max(9, round(head * 0.48)), MUTED, anchor="la")
     body = (x0 + 6, y0 + head + 6 + round(head * 0.55), x1 - 6, y1 - 6)
     draw_pattern(c, body, card, grid=grid)

@@ -25,6 +25,7 @@ from engine.neotopia.render.palette import (
     REGION_NAME,
     shade,
 )
+from engine.neotopia.render.words import language, tr
 
 Outcome = Mapping[str, Any]
 
@@ -61,18 +62,25 @@ def _layout(board: Board, outcome: Outcome) -> FinalLayout:
     return FinalLayout((WIDTH, height), city, standings, rows)
 
 
-def render_final(view: View, outcome: Outcome, names: Sequence[str] = ()) -> bytes:
-    """PNG: the final city and every player's score pad (``Outcome.to_json()``)."""
+def render_final(view: View, outcome: Outcome, names: Sequence[str] = (), *,
+                 locale: str = "en") -> bytes:
+    """PNG: the final city and every player's score pad (``Outcome.to_json()``); the
+    labels in ``locale``."""
     require_public(view, "render_final")
+    with language(locale):
+        return _final(view, outcome, names)
+
+
+def _final(view: View, outcome: Outcome, names: Sequence[str]) -> bytes:
     board = read_board(view, names)
     lay = _layout(board, outcome)
     c = Canvas.new(*lay.size, BACKGROUND)
-    draw_header(c, board, WIDTH, title="Neotopia - final scores")
+    draw_header(c, board, WIDTH, title=tr("Neotopia - final scores"))
     draw_city(c, board, lay.city, groups=True)
     y = HEADER_H + MARGIN + CITY_H + MARGIN + TITLE_H // 2
-    c.text((MARGIN + 2, y), "Final scoring", 20, INK, anchor="lm", bold=True)
+    c.text((MARGIN + 2, y), tr("Final scoring"), 20, INK, anchor="lm", bold=True)
     c.text((WIDTH - MARGIN - 2, y),
-           "shaded: each largest group; best + second + 3 x worst + 3 per token", 14,
+           tr("shaded: each largest group; best + second + 3 x worst + 3 per token"), 14,
            MUTED, anchor="rm")
     for box, s in zip(lay.rows, lay.standings, strict=True):
         _row(c, box, board, s)
@@ -95,7 +103,7 @@ def _row(c: Canvas, box: Box, board: Board, s: Mapping[str, Any]) -> None:
     c.text((x0 + 100, cy), clip(name, 190, 20, bold=True), 20, INK, anchor="lm", bold=True)
     c.text((x0 + 14, y1 - 38), str(s["total"]), 40, INK, anchor="lm", bold=True)
     c.text((x0 + 14 + 12 + 26 * len(str(s["total"])), y1 - 34),
-           "points" + ("  - winner" if win else ""), 17, MUTED, anchor="lm", bold=win)
+           tr("points") + (tr("  - winner") if win else ""), 17, MUTED, anchor="lm", bold=win)
     lines = [dict(ln) for ln in s.get("lines", [])]
     _pad_table(c, (x0 + 286, y0 + 12, x0 + 640, y1 - 12), board, lines)
     _sum(c, (x0 + 660, y0 + 12, x1 - 12, y1 - 12), lines, int(s["total"]))
@@ -109,13 +117,13 @@ def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -
     regions = [r for r in board.geometry.regions if r in per_region]
     col = 84
     row = (y1 - y0) / 4
-    labels = ("", "track", "+ group", "= region")
+    labels = ("", tr("track"), tr("+ group"), tr("= region"))
     for i, label in enumerate(labels):
         c.text((x0, y0 + row * (i + 0.5)), label, 15, MUTED, anchor="lm", bold=i == 3)
     for j, region in enumerate(regions):
         cx = x0 + 96 + j * col + col / 2
         edge = shade(REGION_EDGE.get(region, MUTED), 0.5)
-        c.text((cx, y0 + row * 0.5), REGION_NAME.get(region, region), 15, edge, anchor="mm",
+        c.text((cx, y0 + row * 0.5), tr(REGION_NAME.get(region, region)), 15, edge, anchor="mm",
                bold=True)
         d = per_region[region]
         for i, key in enumerate(("track", "group", "total"), start=1):
@@ -136,14 +144,18 @@ def _sum(c: Canvas, box: Box, lines: list[dict[str, Any]], total: int) -> None:
         cy = y0 + row * (i + 0.5)
         key = str(ln.get("key"))
         d = ln.get("detail", {})
-        label = LINE_LABEL.get(key, key.replace("_", " "))
+        label = tr(LINE_LABEL.get(key, key.replace("_", " ")))
         if "region" in d:
-            region = str(d["region"])
-            label += f": {REGION_NAME.get(region, region)} {d.get('total', '')}".rstrip()
+            region = tr(REGION_NAME.get(str(d["region"]), str(d["region"])))
+            label = tr("{label}: {region} {total}", label=label, region=region,
+                       total=d.get("total", "")).rstrip()
             if key == "worst_x3":
-                label = f"worst: {REGION_NAME.get(region, region)} {d.get('total', '?')} x 3"
+                label = tr("worst: {region} {total} x 3", region=region,
+                           total=d.get("total", "?"))
         elif key == "tokens":
-            label = f"{d.get('count', '?')} unused token{'s' if d.get('count') != 1 else ''} x 3"
+            one = d.get("count") == 1
+            label = tr("{n} unused token x 3" if one else "{n} unused tokens x 3",
+                       n=d.get("count", "?"))
         size = fit_size(label, x1 - x0 - 70, 16)
         c.text((x0, cy), label, size, INK, anchor="lm")
         c.text((x1, cy), f"{'+' if i else ''}{ln.get('points')}", 17, INK, anchor="rm",

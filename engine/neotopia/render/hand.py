@@ -27,6 +27,7 @@ from engine.neotopia.render.palette import (
     WHITE,
     shade,
 )
+from engine.neotopia.render.words import language, tr
 
 WIDTH = 1000
 MARGIN = 14
@@ -78,8 +79,14 @@ def layout_of(hand: Hand) -> HandLayout:
     return HandLayout((WIDTH, height), tokens, spots, cards, offer)
 
 
-def render_private(view: View, names: Sequence[str] = ()) -> bytes:
-    """PNG of one seat's hand of projects and bonus tokens (``view(state, seat)``)."""
+def render_private(view: View, names: Sequence[str] = (), *, locale: str = "en") -> bytes:
+    """PNG of one seat's hand of projects and bonus tokens (``view(state, seat)``); the
+    labels in ``locale``."""
+    with language(locale):
+        return _private(view, names)
+
+
+def _private(view: View, names: Sequence[str]) -> bytes:
     hand = read_hand(view, names)
     lay = layout_of(hand)
     c = Canvas.new(*lay.size, BACKGROUND)
@@ -87,18 +94,18 @@ def render_private(view: View, names: Sequence[str] = ()) -> bytes:
     _tokens(c, lay, hand)
     x0 = MARGIN
     y = lay.tokens[3] + MARGIN + 15
-    title = f"Projects in hand: {len(hand.cards)}"
+    title = tr("Projects in hand: {n}", n=len(hand.cards))
     w = c.text((x0 + 2, y), title, 18, INK, anchor="lm", bold=True)
-    c.text((x0 + w + 16, y), "patterns may be turned to any of 6 orientations", 14, MUTED,
+    c.text((x0 + w + 16, y), tr("patterns may be turned to any of 6 orientations"), 14, MUTED,
            anchor="lm")
     for box, card in zip(lay.cards, hand.cards, strict=True):
         draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
     if not hand.cards:
-        c.text((x0 + 2, y + 40), "No project yet: draw from the offer or the deck.", 16,
+        c.text((x0 + 2, y + 40), tr("No project yet: draw from the offer or the deck."), 16,
                MUTED, anchor="lm")
     oy = (lay.offer[0][1] if lay.offer else lay.size[1] - MARGIN) - OFFER_TITLE // 2
-    w = c.text((x0 + 2, oy), f"Offer: {len(hand.offer)}", 18, INK, anchor="lm", bold=True)
-    c.text((x0 + w + 16, oy), f"draw one by its id, or draw deck ({hand.deck} cards left)",
+    w = c.text((x0 + 2, oy), tr("Offer: {n}", n=len(hand.offer)), 18, INK, anchor="lm", bold=True)
+    c.text((x0 + w + 16, oy), tr("draw one by its id, or draw deck ({n} cards left)", n=hand.deck),
            14, MUTED, anchor="lm")
     for box, card in zip(lay.offer, hand.offer, strict=True):
         draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
@@ -121,11 +128,11 @@ def _header(c: Canvas, hand: Hand) -> None:
                     anchor="lm", bold=True) + 4
         x += c.text((x, cy), str(hand.scores[region]), 19, WHITE, anchor="lm", bold=True) + 14
     if hand.phase == "over":
-        status = "game over"
+        status = tr("game over")
     elif hand.my_turn:
-        status = "your turn"
+        status = tr("your turn")
     else:
-        status = f"round {hand.round}"
+        status = tr("round {n}", n=hand.round)
     c.text((WIDTH - MARGIN, cy), status, 18, HIGHLIGHT if hand.my_turn else HEADER_LIGHT,
            anchor="rm", bold=True)
 
@@ -133,18 +140,19 @@ def _header(c: Canvas, hand: Hand) -> None:
 def _tokens(c: Canvas, lay: HandLayout, hand: Hand) -> None:
     x0, y0, x1, _ = lay.tokens
     c.d.rounded_rectangle(lay.tokens, radius=8, fill=PANEL, outline=PANEL_EDGE, width=2)
-    title = f"Bonus tokens: {len(hand.bonuses)}" if hand.bonuses else "No bonus token"
+    title = (tr("Bonus tokens: {n}", n=len(hand.bonuses)) if hand.bonuses
+             else tr("No bonus token"))
     w = c.text((x0 + 10, y0 + 18), title, 18, INK, anchor="lm", bold=True)
-    note = "one bonus per turn, free; +3 points each if unused at the end"
+    note = tr("one bonus per turn, free; +3 points each if unused at the end")
     if hand.bonus_used:
-        note = "a bonus was used this turn: the next one waits for your next turn"
+        note = tr("a bonus was used this turn: the next one waits for your next turn")
     c.text((x0 + w + 24, y0 + 18), clip(note, x1 - x0 - w - 34, 14), 14, MUTED, anchor="lm")
     for box, kind in zip(lay.token_spots, hand.bonuses, strict=True):
         bx0, by0, bx1, by1 = box
         cy = (by0 + by1) / 2
         pieces.token(c, bx0 + 14, cy, 13, kind)
-        name = BONUS_NAME.get(kind, kind)
+        name = tr(BONUS_NAME.get(kind, kind))
         w = c.text((bx0 + 36, cy), name, 17, INK, anchor="lm", bold=True)
-        short = BONUS_SHORT.get(kind, "")
+        short = tr(BONUS_SHORT.get(kind, ""))
         c.text((bx0 + 36 + w + 10, cy), clip(short, bx1 - bx0 - w - 50, 15), 15, MUTED,
                anchor="lm")

@@ -29,6 +29,7 @@ from engine.neotopia.render.palette import (
     element_fill,
     shade,
 )
+from engine.neotopia.render.words import tr
 
 ELEMENT_SCALE = 0.74  # disc radius / cell radius
 STACK_SCALE = 1.9  # the production hexagon is larger than a cell: it holds the stack
@@ -169,7 +170,7 @@ def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> Non
         else:
             pieces.slot(c, x, y, small * 0.8, SLOT_EMPTY)
     if labels:
-        text = f"{board.stack} tiles" if board.stack != 1 else "1 tile"
+        text = tr("{n} tiles", n=board.stack) if board.stack != 1 else tr("1 tile")
         c.text((cx, cy - rad * 0.52), text, max(9, round(lay.radius * 0.42)), INK,
                anchor="mm", bold=True)
 
@@ -203,7 +204,7 @@ def region_label(board: Board, lay: HexLayout, region: str
     anchor = ("l" if left else "r") if uy > oy else ("r" if left else "l")
     anchor += "d" if uy > oy else "a"
     x, y = lay.unit_to_px(ux, uy)
-    name = f"{REGION_LETTER.get(region, '?')} = {REGION_NAME.get(region, region)}"
+    name = f"{REGION_LETTER.get(region, '?')} = {tr(REGION_NAME.get(region, region))}"
     return x, y, anchor, name, max(10, round(lay.radius * 0.6))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.neotopia.render.geometry import GRIDS, Cell, Geometry, Manufacture
 from engine.neotopia.render.palette import ELEMENT_NAME
+from engine.neotopia.render.words import tr
 
 View = Mapping[str, Any]
 
@@ -22,6 +23,7 @@ class Card:
     pattern: tuple[tuple[int, int, str], ...]
     points: int | None  # None for a building card (2 to its colour, 4 to the others)
     building: str | None
+    type_name_fr: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,8 @@ def require_seat(view: View, who: str) -> int:
 def name_of(seat: int, colour: str, names: Sequence[str]) -> str:
     if 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return ELEMENT_NAME.get(colour, f"Seat {seat + 1}")
+    # A seat without a name is called by its colour, in the table's language.
+    return tr(ELEMENT_NAME[colour]) if colour in ELEMENT_NAME else tr("Seat {n}", n=seat + 1)
 
 
 def read_card(raw: Mapping[str, Any]) -> Card:
@@ -109,6 +112,7 @@ def read_card(raw: Mapping[str, Any]) -> Card:
         tuple((int(q), int(r), str(col)) for q, r, col in raw.get("pattern", [])),
         int(pts) if isinstance(pts, int) else None,
         None if building is None else str(building),
+        str(raw.get("type_name_fr") or ""),
     )
 
 

@@ -17,6 +17,7 @@ from engine.neotopia.render.palette import (
     REGION_ORDER,
     shade,
 )
+from engine.neotopia.render.words import tr
 
 LEGEND = (
     ("subsidy", "Subsidy: 2 projects"),
@@ -51,9 +52,9 @@ def player_row(c: Canvas, box: Box, board: Board, p: Player) -> None:
     pieces.badge(c, x0 + 20, cy, 26, p.colour)
     tags = []
     if board.first == p.seat:
-        tags.append("1st")
+        tags.append(tr("1st"))
     if active:
-        tags.append("turn")
+        tags.append(tr("turn"))
     tag = "  ".join(tags)
     tag_w = 0
     if tag:
@@ -72,9 +73,10 @@ def player_row(c: Canvas, box: Box, board: Board, p: Player) -> None:
         x += 14
     by = y0 + line * 2.45
     x = x0 + 10
-    x += c.text((x, by), f"hand {p.hand}  built {p.built}", 14, MUTED, anchor="lm") + 10
+    counts = tr("hand {h}  built {b}", h=p.hand, b=p.built)
+    x += c.text((x, by), counts, 14, MUTED, anchor="lm") + 10
     if p.bonuses:
-        x += c.text((x, by), "bonus", 14, MUTED, anchor="lm") + 6
+        x += c.text((x, by), tr("bonus"), 14, MUTED, anchor="lm") + 6
         room = max(0, (x1 - 8 - x) // 22)
         shown = p.bonuses if len(p.bonuses) <= room else p.bonuses[: max(0, room - 1)]
         for kind in shown:
@@ -91,18 +93,18 @@ def draw_legend(c: Canvas, box: Box, board: Board) -> None:
     c.d.rounded_rectangle(box, radius=8, fill=PANEL, outline=PANEL_EDGE, width=2)
     row = min(34, (y1 - y0 - 16) // (len(LEGEND) + 3))
     y = y0 + 8 + row / 2
-    c.text((x0 + 10, y), "Bonus tokens", 15, INK, anchor="lm", bold=True)
+    c.text((x0 + 10, y), tr("Bonus tokens"), 15, INK, anchor="lm", bold=True)
     for kind, words in LEGEND:
         y += row
         pieces.token(c, x0 + 22, y, 11, kind)
-        c.text((x0 + 40, y), clip(words, x1 - x0 - 48, 15), 15, INK, anchor="lm")
+        c.text((x0 + 40, y), clip(tr(words), x1 - x0 - 48, 15), 15, INK, anchor="lm")
     y += row
-    c.text((x0 + 10, y), "Reserve", 15, INK, anchor="lm", bold=True)
+    c.text((x0 + 10, y), tr("Reserve"), 15, INK, anchor="lm", bold=True)
     x = x0 + 10 + 70
     for colour in ("R", "G", "P", "B"):
         pieces.element(c, x + 10, y, 10, colour)
         x += 22 + c.text((x + 22, y), str(board.reserve.get(colour, 0)), 15, INK,
                          anchor="lm", bold=True) + 8
     y += row
-    c.text((x0 + 10, y), f"Deck {board.deck}   Stack {board.stack}", 15, INK, anchor="lm",
-           bold=True)
+    piles = tr("Deck {d}   Stack {s}", d=board.deck, s=board.stack)
+    c.text((x0 + 10, y), piles, 15, INK, anchor="lm", bold=True)

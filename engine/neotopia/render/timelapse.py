@@ -14,6 +14,7 @@ from engine.neotopia.render.geometry import HexLayout, fit_layout
 from engine.neotopia.render.hexboard import draw_city
 from engine.neotopia.render.model import Board, View, read_board, require_public
 from engine.neotopia.render.palette import BACKGROUND, HIGHLIGHT, INK, WHITE
+from engine.neotopia.render.words import language, tr
 
 FRAME_W = 640  # a GIF this size stays small and Discord shows it whole
 CITY_H = 580
@@ -23,15 +24,17 @@ FRAME_MS = 500
 LAST_MS = 3000
 
 
-def render_timelapse(views: Sequence[View]) -> bytes:
-    """GIF bytes: the city after each of ``views`` (public views, e.g. one per round)."""
+def render_timelapse(views: Sequence[View], *, locale: str = "en") -> bytes:
+    """GIF bytes: the city after each of ``views`` (public views, e.g. one per round); the
+    labels in ``locale``."""
     if not views:
         raise ValueError("render_timelapse needs at least one view")
     for v in views:
         require_public(v, "render_timelapse")
     boards = [read_board(v) for v in views]
     size, city = _layout(boards[-1])
-    frames = [_frame(b, city, size) for b in boards]
+    with language(locale):
+        frames = [_frame(b, city, size) for b in boards]
     # One palette from the last (fullest) frame for all, without dithering: deterministic,
     # and flat areas stay flat, which keeps the GIF small.
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
@@ -60,7 +63,7 @@ def _frame(board: Board, city: HexLayout, size: tuple[int, int]) -> Image.Image:
     c = Canvas.new(width, height, BACKGROUND)
     c.d.rectangle((0, 0, width, BAND_H), fill=INK)
     cy = BAND_H // 2
-    label = "Final city" if board.phase == "over" else round_label(board)
+    label = tr("Final city") if board.phase == "over" else round_label(board)
     x = MARGIN + 4 + c.text((MARGIN + 4, cy), label, 20, HIGHLIGHT, anchor="lm", bold=True) + 16
     for p in board.players:
         if x > width - 80:

@@ -20,6 +20,7 @@ from engine.neotopia.render.palette import (
     shade,
 )
 from engine.neotopia.render.panels import regions_of
+from engine.neotopia.render.words import tr
 
 LABEL_W = 170
 ROW_H = 62
@@ -63,7 +64,7 @@ def track_row(c: Canvas, box: Box, board: Board, region: str) -> None:
     c.d.rounded_rectangle((x0, y0, x0 + LABEL_W - 6, y1), radius=8,
                           fill=REGION_TINT.get(region, PANEL), outline=edge, width=2)
     letter = REGION_LETTER.get(region, "?")
-    c.text((x0 + 10, y0 + 15), f"{letter} {REGION_NAME.get(region, region)}", 17,
+    c.text((x0 + 10, y0 + 15), f"{letter} {tr(REGION_NAME.get(region, region))}", 17,
            shade(edge, 0.45), anchor="lm", bold=True)
     top, left = board.piles.get(region, (None, 0))
     ly = y0 + 40
@@ -71,10 +72,10 @@ def track_row(c: Canvas, box: Box, board: Board, region: str) -> None:
         pieces.token(c, x0 + 19, ly, 10, top)
         c.text((x0 + 33, ly), f"x{left}", 14, INK, anchor="lm", bold=True)
     else:
-        c.text((x0 + 10, ly), "pile empty", 13, MUTED, anchor="lm")
+        c.text((x0 + 10, ly), tr("pile empty"), 13, MUTED, anchor="lm")
     last = board.last_project.get(region)
     if last:
-        label = f"last {last}"
+        label = tr("last {card}", card=last)
         c.text((x0 + LABEL_W - 14, ly), label, 14, INK, anchor="rm")
     for space in range(board.track_length + 1):
         sx0, sy0, sx1, sy1 = space_box(box, board, space)
