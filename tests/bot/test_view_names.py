@@ -62,3 +62,16 @@ async def test_the_game_over_message_names_the_players(game: str, store: SqliteS
                                           game=game)
         assert HOST.name in text and PLAYERS[1].name in text, text
         assert SEAT_WORDS.search(text) is None, text
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en", "tokens: Government Subsidy, New Building Permits."),
+    ("fr", "jetons : Subvention gouvernementale, Nouveaux permis de construire."),
+])
+def test_the_neotopia_view_says_bonus_tokens_in_words(locale: str, words: str) -> None:
+    from tests.engine.neotopia.helpers import GAME, position
+
+    st = position(3, tokens={1: ["subsidy", "building_permits"]})
+    text = Renderer().render_template("view", {"view": GAME.view(st, 1), "names": NAMES},
+                                      locale=locale, game="neotopia")
+    assert words in text and "building permits" not in text, text
