@@ -102,12 +102,14 @@ def lead_value(worths: Sequence[float], seat: int, scale: float) -> float:
 
 
 def one_ply_prior(
-    game: Game[Any], determinize: Determinizer, evaluate: Evaluator, policy: str = "greedy"
+    game: Game[Any], determinize: Determinizer, evaluate: Evaluator, policy: str = "greedy",
+    *, player: AIPlayer[Any] | None = None,
 ) -> Prior:
     """A prior for games without a cheap greedy value: ``evaluate`` after each action and
-    the rest of the seat's own turn played by ``policy``, on a copy of the (already
-    determinized) state the search passes in."""
-    player = game.ai(policy)
+    the rest of the seat's own turn played by ``policy`` (or by ``player``, e.g. a faster
+    equivalent of it), on a copy of the (already determinized) state the search passes in."""
+    if player is None:
+        player = game.ai(policy)
 
     def prior(state: Any, seat: int, actions: Sequence[Action]) -> list[float]:
         values = []
@@ -138,6 +140,7 @@ class SearchPlayer:
         *,
         prior: Prior | None = None,
         evaluate: Evaluator | None = None,
+        policy: AIPlayer[Any] | None = None,
     ) -> None:
         if config.horizon is not None and evaluate is None:
             raise ValueError("a horizon needs an evaluation function")
@@ -146,12 +149,16 @@ class SearchPlayer:
         self.config = config
         self.prior = prior
         self.evaluate = evaluate
-        self._policy: AIPlayer[Any] = game.ai(config.rollout)
+        # A game may pass a faster player that decides exactly as ``config.rollout``
+        # (a cache of its evaluations), so that more simulations fit in the budget.
+        self._policy: AIPlayer[Any] = policy if policy is not None else game.ai(config.rollout)
+        self._given_policy = policy
 
     def with_config(self, **changes: Any) -> SearchPlayer:
         """The same player with other settings, e.g. a tiny budget for tests."""
         return SearchPlayer(self.game, self.determinize, replace(self.config, **changes),
-                            prior=self.prior, evaluate=self.evaluate)
+                            prior=self.prior, evaluate=self.evaluate,
+                            policy=None if "rollout" in changes else self._given_policy)
 
     def choose(self, state: Any, seat: int, rng: Rng) -> Action:
         legal = self.game.legal_actions(state, seat)
