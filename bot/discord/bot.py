@@ -130,6 +130,8 @@ class UrbanistBot(discord.Client):
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         await self.notifier.idle()
+        if self.frontend.has_service:
+            await self.service.close()  # the bots' thinking and the AI's worker processes
         if self.store is not None and self.frontend.has_service:
             with contextlib.suppress(Exception):  # they expire anyway
                 await self.service.leases.release_all(self.store, self.service.clock.now())

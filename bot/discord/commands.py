@@ -125,6 +125,10 @@ LOCALES = [app_commands.Choice(name="English", value="en"),
            app_commands.Choice(name="Français", value="fr")]
 TIMEOUTS = [app_commands.Choice(name="The AI plays for the late player", value="ai"),
             app_commands.Choice(name="No deadlines", value="none")]
+LEVELS = [app_commands.Choice(name="Easy (plays at random)", value="easy"),
+          app_commands.Choice(name="Normal (the best move now)", value="normal"),
+          app_commands.Choice(name="Hard (thinks ahead)", value="hard")]
+LEVEL_HELP = "The bots' level, and the AI's that plays for a late player (default: hard)"
 SEAT_ORDERS = [app_commands.Choice(name="Shuffled at the start", value="shuffle"),
                app_commands.Choice(name="In the order of joining", value="join")]
 OPTIONS_HELP = "Game options as key=value, e.g. characters=intro strict_screens=true"
@@ -152,13 +156,13 @@ class TableCommands(app_commands.Group):
         game="The game to play", seats="Most players (humans and bots)",
         deadline_hours="Hours for each decision before the AI plays for a late player",
         locale="Language of the table (default: the server's)",
-        timeout="What happens at a deadline", options=OPTIONS_HELP)
-    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS)
+        timeout="What happens at a deadline", options=OPTIONS_HELP, level=LEVEL_HELP)
+    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS, level=LEVELS)
     async def new(self, interaction: Interaction, game: str,
                   seats: app_commands.Range[int, 1, 8] | None = None,
                   deadline_hours: app_commands.Range[int, 1, 720] = 24,
                   locale: str | None = None, timeout: str = "ai",
-                  options: str | None = None) -> None:
+                  options: str | None = None, level: str | None = None) -> None:
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             channel_id = interaction.channel_id or 0
@@ -171,7 +175,8 @@ class TableCommands(app_commands.Group):
                     return
                 table_locale = locale or answer.locale
                 settings = TableSettings(deadline_seconds=deadline_hours * HOUR,
-                                         timeout_policy=timeout, locale=table_locale)
+                                         timeout_policy=timeout, locale=table_locale,
+                                         ai_level=level)
                 thread = str(channel_id) if isinstance(interaction.channel, discord.Thread) \
                     else None
                 typed = parse_options(options or "", game_defaults(game))
@@ -263,14 +268,15 @@ class TableCommands(app_commands.Group):
         reminder_hours="Reminders, in hours before the deadline: e.g. 12 1, or none",
         timeout="What happens at a deadline",
         seat_order="How the seats are ordered at the start",
-        locale="Language of the table", options=OPTIONS_HELP)
-    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS, seat_order=SEAT_ORDERS)
+        locale="Language of the table", options=OPTIONS_HELP, level=LEVEL_HELP)
+    @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS, seat_order=SEAT_ORDERS,
+                          level=LEVELS)
     async def settings(self, interaction: Interaction, table: int | None = None,
                        seats: app_commands.Range[int, 1, 8] | None = None,
                        deadline_hours: app_commands.Range[int, 1, 720] | None = None,
                        reminder_hours: str | None = None, timeout: str | None = None,
                        seat_order: str | None = None, locale: str | None = None,
-                       options: str | None = None) -> None:
+                       options: str | None = None, level: str | None = None) -> None:
         """Without a change, anyone reads the settings; with one, the host (or a manager)
         changes them in the lobby, and the channel is told what changed."""
         fe = frontend_of(interaction)
@@ -278,7 +284,7 @@ class TableCommands(app_commands.Group):
             info = answer.about(await table_here(interaction, table, ended=True))
             wanted = wanted_settings(info, deadline_hours=deadline_hours,
                                      reminder_hours=reminder_hours, timeout=timeout,
-                                     seat_order=seat_order)
+                                     seat_order=seat_order, level=level)
             typed = parse_options(options or "", info.default_options)
             if wanted is not None or typed or seats is not None or locale is not None:
                 info = answer.about(await fe.service.configure(

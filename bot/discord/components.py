@@ -134,8 +134,34 @@ class LobbyButton(discord.ui.DynamicItem[Button], template=ids.LOBBY):
         await handlers.lobby(interaction, self.verb, self.table)
 
 
+class LobbyBotSelect(discord.ui.DynamicItem[Select], template=ids.LOBBY_BOT):
+    """Adds a bot of the level chosen (the lobby's bot button adds one at the table's)."""
+
+    def __init__(self, table: int, *, labels: Labels | None = None, row: int | None = None
+                 ) -> None:
+        options = [discord.SelectOption(label=label, value=level)
+                   for level, label in (labels.bot_levels if labels else ())]
+        super().__init__(discord.ui.Select(
+            custom_id=ids.lobby_bot(table), options=options or [
+                discord.SelectOption(label="-", value="-")],
+            placeholder=labels.bot_level if labels else None, min_values=1, max_values=1),
+            row=row)
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyBotSelect:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        if values:
+            await handlers.lobby(interaction, "bot", self.table, level=values[0])
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton, ActionSelect, GroupSelect, BackButton, HandButton, LobbyButton,
+    LobbyBotSelect,
 )
 
 
@@ -169,6 +195,7 @@ def lobby_view(table: int, labels: Labels) -> discord.ui.View:
     for verb, label in (("join", labels.join), ("leave", labels.leave), ("bot", labels.bot),
                         ("start", labels.start)):
         view.add_item(LobbyButton(verb, table, label=label))
+    view.add_item(LobbyBotSelect(table, labels=labels, row=1))
     return view
 
 

@@ -159,9 +159,10 @@ async def show_hand(interaction: discord.Interaction[Any], table: int) -> None:
     await fe.reply(interaction, out)
 
 
-async def lobby(interaction: discord.Interaction[Any], verb: str, table: int) -> None:
-    """The lobby buttons. Success needs no answer of its own: the lobby message itself is
-    edited by the notifications that follow."""
+async def lobby(interaction: discord.Interaction[Any], verb: str, table: int, *,
+                level: str | None = None) -> None:
+    """The lobby buttons (and the select of a bot's level). Success needs no answer of
+    its own: the lobby message itself is edited by the notifications that follow."""
     fe = frontend_of(interaction)
     await interaction.response.defer()
     actor = fe.actor(interaction)
@@ -173,7 +174,7 @@ async def lobby(interaction: discord.Interaction[Any], verb: str, table: int) ->
         elif verb == "leave":
             await service.leave(table, actor)
         elif verb == "bot":
-            await service.add_bot(table, actor)
+            await service.add_bot(table, actor, level=level)
         elif verb == "start":
             await service.start(table, actor)
     except Refused as exc:

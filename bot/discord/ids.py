@@ -10,7 +10,8 @@ Formats (``T`` table id, ``V`` version):
   group's actions;
 - ``urb:b:T:V``       back from a group to the whole menu;
 - ``urb:h:T``         show my hand (an ephemeral copy of the private message);
-- ``urb:l:VERB:T``    the lobby's join, leave, bot and start buttons.
+- ``urb:l:VERB:T``    the lobby's join, leave, bot and start buttons;
+- ``urb:lb:T``        the lobby's select that adds a bot of a chosen level.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ BACK = r"urb:b:(?P<table>\d{1,18}):(?P<version>\d{1,9})"
 HAND = r"urb:h:(?P<table>\d{1,18})"
 LOBBY_VERBS = ("join", "leave", "bot", "start")
 LOBBY = r"urb:l:(?P<verb>join|leave|bot|start):(?P<table>\d{1,18})"
+LOBBY_BOT = r"urb:lb:(?P<table>\d{1,18})"
 
-TEMPLATES = (ACTION, ACTION_SELECT, GROUP_SELECT, BACK, HAND, LOBBY)
+TEMPLATES = (ACTION, ACTION_SELECT, GROUP_SELECT, BACK, HAND, LOBBY, LOBBY_BOT)
 _COMPILED = tuple(re.compile(t) for t in TEMPLATES)
 
 
@@ -56,6 +58,10 @@ def lobby(verb: str, table: int) -> str:
     return f"urb:l:{verb}:{table}"
 
 
+def lobby_bot(table: int) -> str:
+    return f"urb:lb:{table}"
+
+
 def is_ours(custom_id: str) -> bool:
     return custom_id.startswith(PREFIX)
 
@@ -68,4 +74,4 @@ def is_known(custom_id: str) -> bool:
 
 def status_marker(table: int) -> re.Pattern[str]:
     """What the table's status message carries: the lobby buttons or the hand button."""
-    return re.compile(rf"urb:(?:l:\w+|h):{table}")
+    return re.compile(rf"urb:(?:l:\w+|lb|h):{table}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.discord.limits import LABEL_CHARS, PLACEHOLDER_CHARS, truncate
+from bot.service.levels import LEVELS
 from bot.text import Renderer
 
 
@@ -19,6 +20,10 @@ class Labels:
     choose: str  # placeholder of a select of actions
     choose_group: str  # placeholder of a select of groups
     group_count: str  # description of a group, "{n}" for the number of its options
+    bot_level: str = "Add a bot of another level…"  # placeholder of the lobby's select
+    # (level, label) of each option of that select
+    bot_levels: tuple[tuple[str, str], ...] = (("easy", "easy"), ("normal", "normal"),
+                                               ("hard", "hard"))
 
 
 def load_labels(renderer: Renderer, locale: str) -> Labels:
@@ -31,4 +36,8 @@ def load_labels(renderer: Renderer, locale: str) -> Labels:
         choose=say("select_choose", PLACEHOLDER_CHARS),
         choose_group=say("select_choose_group", PLACEHOLDER_CHARS),
         group_count=say("select_group_count"),
+        bot_level=say("select_bot_level", PLACEHOLDER_CHARS),
+        bot_levels=tuple((level, truncate(renderer.render_template(
+            "discord/bot_level_option", {"level": level}, locale=locale), LABEL_CHARS))
+            for level in LEVELS),
     )

@@ -56,7 +56,7 @@ def reminder_seconds(text: str) -> tuple[int, ...]:
 
 def wanted_settings(info: TableInfo, *, deadline_hours: int | None,
                     reminder_hours: str | None, timeout: str | None,
-                    seat_order: str | None) -> TableSettings | None:
+                    seat_order: str | None, level: str | None = None) -> TableSettings | None:
     """The table's settings with what the command changes; None when it changes none."""
     current = info.settings
     wanted = dataclasses.replace(
@@ -67,5 +67,6 @@ def wanted_settings(info: TableInfo, *, deadline_hours: int | None,
         else reminder_seconds(reminder_hours),
         timeout_policy=timeout or current.timeout_policy,
         seat_order=seat_order or current.seat_order,
+        ai_level=level or current.ai_level,
     )
     return None if wanted == current else wanted

@@ -40,7 +40,9 @@ def status_context(info: TableInfo, *, named: bool = False) -> dict[str, Any]:
                for s in standings if s.get("rank") == 1]
     return {
         "table_id": info.id, "game": info.game, "status": info.status,
-        "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot} for s in info.seats],
+        "seats": [{"seat": s.seat, "name": s.name, "is_bot": s.is_bot, "level": s.level}
+                  for s in info.seats],
+        "ai_level": info.ai_level,
         "names": info.names, "max_seats": info.max_seats, "min_seats": info.min_seats,
         "deadline_seconds": info.deadline_seconds, "timeout_policy": info.timeout_policy,
         "waiting": waiting, "winners": winners, "options": info.options,

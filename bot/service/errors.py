@@ -29,6 +29,7 @@ REFUSAL_CODES = (
     "no_seat",  # no such seat number
     "busy",  # the table changed meanwhile; try again
     "storage",  # the database could not save (a full disk...): nothing changed
+    "level",  # no such bot level (the context lists the levels)
 )
 
 

@@ -109,5 +109,6 @@ async def test_playing_for_every_seat_to_the_end_says_who_decided_and_when_it_fi
     assert [r.finished for r in results] == [False] * (len(results) - 1) + [True]
     told = [n for n in notifier.notes if n.template == "timeout_played"]
     assert len(told) == len(results) and all(n.context["by_admin"] for n in told)
-    assert any(t.startswith("The host had the AI decide for you") for t in notifier.texts)
+    assert any(t.startswith("The host had the AI (normal) decide for you")
+               for t in notifier.texts)
     assert not any(t.startswith("Time ran out") for t in notifier.texts)

@@ -13,7 +13,8 @@ async def test_lobby_start_and_dms(world: World) -> None:
     assert [s.name for s in info.seats] == ["Alice", "Bob", "Chloe"]
     lobby = world.status_message(info.id)
     assert set(custom_ids(lobby)) == {f"urb:l:{verb}:{info.id}"
-                                      for verb in ("join", "leave", "bot", "start")}
+                                      for verb in ("join", "leave", "bot", "start")} | {
+        f"urb:lb:{info.id}"}  # the select that adds a bot of a chosen level
     await world.people[0].click(lobby, custom_id=f"urb:l:start:{info.id}")
     assert (await world.service.info(info.id)).status == "running"
     # The lobby message became the status message: same message, now the hand button.
