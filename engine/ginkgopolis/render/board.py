@@ -155,9 +155,9 @@ def draw_header(c: Canvas, view: View, width: int, *, title: str = "Ginkgopolis"
         x += 24 + c.text((x + 24, cy), supply, HEADER_FONT, light, anchor="lm") + 22
     first = next((p for p in view["players"] if _is_first(view, p)), None)
     if first is not None:
-        x += c.text((x, cy), tr("First:"), HEADER_FONT, light, anchor="lm") + 18
-        badge(c, x, cy, 36, str(first["color"]), on_dark=True)
-        x += 26
+        x += c.text((x, cy), tr("First:"), HEADER_FONT, light, anchor="lm") + 8
+        badge(c, x + 20, cy, 36, str(first["color"]), on_dark=True)
+        x += 44
     if view.get("end_triggered") and phase != "over":
         c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), HEADER_FONT, HIGHLIGHT, anchor="rm",
                bold=True)

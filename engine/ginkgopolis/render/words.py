@@ -1,8 +1,8 @@
 """The words drawn on the public images, in the table's language.
 
-``render_board``, ``render_final`` and ``render_timelapse`` take a ``locale`` and draw
-within ``language(locale)``; every label goes through ``tr`` (players' names never do).
-A label without a French entry stays English. The private image is English for now.
+Every ``render_*`` function takes a ``locale`` and draws within ``language(locale)``;
+every label goes through ``tr`` (players' names never do). A label without a French entry
+stays English (tests/engine/ginkgopolis/render/test_readable.py checks there is none).
 """
 
 from __future__ import annotations
