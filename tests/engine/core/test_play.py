@@ -42,8 +42,10 @@ class RaceGame:
         self.winners_by_seed = winners_by_seed or {}
         self.stall = stall
         self.kinds_seen: list[list[str]] = []
+        self.options_seen: list[dict[str, Any]] = []
 
     def setup(self, seats: int, options: dict[str, Any], seed: int) -> Race:
+        self.options_seen.append(dict(options))
         return Race(seats, self.goal, seed, [0] * seats)
 
     def pending(self, state: Race) -> Pending:
@@ -95,6 +97,9 @@ def test_playout_stops_a_game_that_does_not_end_or_has_nobody_to_act() -> None:
     with pytest.raises(RuntimeError, match="nobody has to act"):
         playout(RaceGame(stall=True), Race(2, 5, 0, [0, 0]),  # type: ignore[arg-type]
                 lambda st, seat: Step(seat))
+    # A game that ends on exactly the last allowed action is not stopped.
+    assert playout(RaceGame(goal=50), Race(2, 50, 0, [0, 0]),  # type: ignore[arg-type]
+                   lambda st, seat: Step(seat), max_actions=50) == 50
     # A game already over plays nothing.
     game = RaceGame(goal=0)
     assert playout(game, game.setup(2, {}, 0), lambda st, seat: Step(seat)) == 0  # type: ignore[arg-type]
@@ -115,3 +120,11 @@ def test_head_to_head_rotates_the_strong_seat_and_shares_tied_wins() -> None:
     won, share = head_to_head(game, 2, 4)  # type: ignore[arg-type]
     assert won == 3
     assert share == pytest.approx((1 + 0.5 + 0 + 1) / 4)
+
+
+def test_head_to_head_sets_every_game_up_with_the_options_given() -> None:
+    game = RaceGame(goal=1)
+    head_to_head(game, 2, 3, options={"expert": True})  # type: ignore[arg-type]
+    assert game.options_seen == [{"expert": True}] * 3
+    head_to_head(game, 2, 1)  # type: ignore[arg-type]
+    assert game.options_seen[-1] == {}
