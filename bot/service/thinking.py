@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 POOLED_KINDS = frozenset({"search"})
 WORKERS = 2  # the machine's cores are shared with the bot's own process
+# A choice that takes longer is given up (the search spends about a second): its workers
+# are stopped, the move falls back, and the next choice builds a new pool.
+THINK_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,13 @@ def _process_pool() -> Executor:
     return ProcessPoolExecutor(max_workers=WORKERS, mp_context=context)
 
 
+def _stop_workers(executor: Executor) -> None:
+    """Terminate a process pool's workers (a stuck one would hold a core for ever)."""
+    processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+
+
 class Thinker:
     """Asks an AI for a move without blocking the event loop.
 
@@ -81,8 +91,9 @@ class Thinker:
 
     def __init__(self, *, pooled: frozenset[str] = POOLED_KINDS,
                  executor: Callable[[], Executor] = _process_pool,
-                 inline: bool = False) -> None:
+                 inline: bool = False, timeout: float = THINK_SECONDS) -> None:
         self.pooled = pooled
+        self.timeout = timeout
         self._factory = executor
         self._executor: Executor | None = None
         self._starting = asyncio.Lock()
@@ -110,19 +121,26 @@ class Thinker:
         return executor
 
     async def choose(self, job: ThinkJob) -> dict[str, Any] | None:
-        """The action's JSON form; None when the worker died (the pool is rebuilt for the
-        next choice). An exception the AI raised is raised here."""
+        """The action's JSON form; None when the worker died or thought past ``timeout``
+        (the pool is rebuilt for the next choice). An exception the AI raised is raised
+        here."""
         executor = await self._ready()
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, choose_json, job)
+            return await asyncio.wait_for(
+                asyncio.get_running_loop().run_in_executor(executor, choose_json, job),
+                self.timeout)
         except BrokenProcessPool:
             log.error("AI worker died while choosing for seat %d (%s); the pool is rebuilt",
                       job.seat, job.kind)
-            if self._executor is executor:
-                self._executor = None
-                self.rebuilt += 1
-            executor.shutdown(wait=False, cancel_futures=True)
-            return None
+        except TimeoutError:
+            log.error("AI %s took over %.0f s for seat %d; its pool is stopped and rebuilt",
+                      job.kind, self.timeout, job.seat)
+            _stop_workers(executor)
+        if self._executor is executor:
+            self._executor = None
+            self.rebuilt += 1
+        executor.shutdown(wait=False, cancel_futures=True)
+        return None
 
     def shutdown(self) -> None:
         """Stop the workers (a choice under way is abandoned: its table's ``bot_turn``

@@ -213,3 +213,18 @@ async def test_a_dead_worker_costs_one_fallback_move_and_the_pool_is_rebuilt(
         assert service.thinker.started and service.thinker.rebuilt == 1
     finally:
         await service.close()
+
+
+async def test_a_worker_that_never_answers_is_stopped_and_the_bot_plays_a_fallback(
+        store: SqliteStore, notifier: RenderingNotifier, clock: FakeClock) -> None:
+    service = TableService(store, notifier, clock=clock,
+                           thinker=Thinker(pooled=frozenset({"hang"}), timeout=1.0))
+    try:
+        table = await table_of(service, "fakethink", humans=1, bots=1, kind="hang")
+        await service.settle(table)
+        hand = get_game("fakethink").setup(2, {"rounds": 2}, 11).hands[1]
+        assert [(a.seat, a.source, a.action) for a in await store.load_actions(table)] == [
+            (1, "bot", {"t": "pick", "card": max(hand)})]
+        assert service.thinker.rebuilt == 1 and not service.thinker.started
+    finally:
+        await service.close()

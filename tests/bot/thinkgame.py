@@ -6,7 +6,8 @@
   it saw in ``SEEN``: with a thread pool, a test decides when the AI has finished
   thinking, without any timing;
 - ``crash``: kills its worker process in the first round (``BrokenProcessPool``), then
-  plays like ``search``.
+  plays like ``search``;
+- ``hang``: never answers.
 """
 
 from __future__ import annotations
@@ -53,6 +54,14 @@ class CrashAI:
         return SearchAI().choose(state, seat, rng)
 
 
+class HangAI:
+    name = "hang"
+
+    def choose(self, state: State, seat: int, rng: Rng) -> Any:
+        while True:  # a worker that never answers (never call this kind inline)
+            pass
+
+
 class ThinkGame(FakeGame):
     name = NAME
 
@@ -61,7 +70,7 @@ class ThinkGame(FakeGame):
 
     def ai(self, kind: str) -> Any:
         kinds: dict[str, Any] = {"random": RandomAI, "greedy": GreedyAI, "search": SearchAI,
-                                 "gated": GatedAI, "crash": CrashAI}
+                                 "gated": GatedAI, "crash": CrashAI, "hang": HangAI}
         if kind not in kinds:
             raise KeyError(kind)
         return kinds[kind]()
