@@ -228,3 +228,29 @@ async def test_a_worker_that_never_answers_is_stopped_and_the_bot_plays_a_fallba
         assert service.thinker.rebuilt == 1 and not service.thinker.started
     finally:
         await service.close()
+
+
+async def test_a_late_seat_is_thought_for_off_the_lock_and_again_after_a_click(
+        gated: TableService, store: SqliteStore, clock: FakeClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table's level is hard: its search is the gated AI here.
+    monkeypatch.setattr(thinkgame.SearchAI, "choose", thinkgame.GatedAI.choose)
+    info = await gated.create(HOST, "fakethink", options={"rounds": 2}, seed=3,
+                              settings=TableSettings(seat_order="join", ai_level="hard"))
+    await gated.join(info.id, PLAYERS[1])
+    await gated.start(info.id, HOST)
+    await pick(gated, info.id, 0)
+    clock.advance(25 * 3600)
+    deadline = asyncio.create_task(
+        gated.on_deadline(info.id, (await gated.info(info.id)).version))
+    assert await seen(1) == [(1, 1)]
+    assert not gated._lock(info.id).locked()
+    # Seat 0 changes its pick while the AI thinks for seat 1: answered at once.
+    prompt = await gated.prompt(info.id, HOST)
+    await gated.act(info.id, HOST, prompt.options[-1].json, version=prompt.version)
+    thinkgame.GATE.set()
+    await deadline
+    assert thinkgame.SEEN[:2] == [(1, 1), (1, 1)]  # thought again on the new table
+    actions = await store.load_actions(info.id)
+    assert [(a.version, a.seat, a.source) for a in actions][:3] == [
+        (2, 0, "player"), (3, 0, "player"), (4, 1, "timeout")]
