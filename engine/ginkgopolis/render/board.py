@@ -210,6 +210,6 @@ _LEGEND: tuple[tuple[Callable[[Canvas, int, int, int], None], str], ...] = (
     (_sample_floors, "floors (height)"),
     (_sample_owner, "owner: 1 cube/floor"),
     (_sample_site, "construction site"),
-    (_sample_token, "token: may build here"),
+    (_sample_token, "token: build here"),
     (_sample_district, "district: 2+ touching"),
 )

@@ -100,6 +100,9 @@ def test_every_text_on_a_late_four_player_boards_panels_reads_11_px(locale: str)
         # The header too.
         header = [(t, s) for t, s, _x, y in calls if y < board.HEADER_H]
         assert header and min(read_px(s, lay.size[0]) for _t, s in header) >= READ_PX
+        # The legend's words fit at their full size in both languages.
+        legend = [s for t, s, x, y in calls if inside(x, y, lay.legend) and len(t) > 3]
+        assert len(legend) == 6 and min(legend) >= board.LEGEND_FONT
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
