@@ -55,6 +55,7 @@ from engine.core.rng import Rng
 Determinizer = Callable[[Any, int, int], Any]
 Prior = Callable[[Any, int, Sequence[Action]], Sequence[float]]
 Evaluator = Callable[[Any, int], float]
+Candidates = Callable[[Any, int, list[Action]], list[Action]]
 
 _MASK = (1 << 64) - 1
 
@@ -141,6 +142,7 @@ class SearchPlayer:
         prior: Prior | None = None,
         evaluate: Evaluator | None = None,
         policy: AIPlayer[Any] | None = None,
+        candidates: Candidates | None = None,
     ) -> None:
         if config.horizon is not None and evaluate is None:
             raise ValueError("a horizon needs an evaluation function")
@@ -153,12 +155,14 @@ class SearchPlayer:
         # (a cache of its evaluations), so that more simulations fit in the budget.
         self._policy: AIPlayer[Any] = policy if policy is not None else game.ai(config.rollout)
         self._given_policy = policy
+        self.candidates = candidates
 
     def with_config(self, **changes: Any) -> SearchPlayer:
         """The same player with other settings, e.g. a tiny budget for tests."""
         return SearchPlayer(self.game, self.determinize, replace(self.config, **changes),
                             prior=self.prior, evaluate=self.evaluate,
-                            policy=None if "rollout" in changes else self._given_policy)
+                            policy=None if "rollout" in changes else self._given_policy,
+                            candidates=self.candidates)
 
     def choose(self, state: Any, seat: int, rng: Rng) -> Action:
         legal = self.game.legal_actions(state, seat)
@@ -169,6 +173,9 @@ class SearchPlayer:
         # here can read another seat's secret; the seat's own actions are the same.
         first = self.determinize(state, seat, base)
         arms = self.game.legal_actions(first, seat)
+        if self.candidates is not None:
+            # A game may leave out moves never worth a simulation (Neotopia's "back").
+            arms = self.candidates(first, seat, arms) or arms
         if len(arms) == 1:
             return arms[0]
         if self.prior is not None and len(arms) > self.config.width:

@@ -9,10 +9,12 @@ lead in points counted now.
 
 from __future__ import annotations
 
-from engine.core.protocol import Game
+from engine.core.protocol import Action, Game
 from engine.core.rng import Rng
 from engine.core.search import SearchConfig, SearchPlayer, lead_value, one_ply_prior
-from engine.neotopia.scoring import outcome
+from engine.neotopia.actions import Back
+from engine.neotopia.data import largest_group
+from engine.neotopia.scoring import TOKEN_POINTS, outcome
 from engine.neotopia.state import NeotopiaState
 
 
@@ -43,9 +45,29 @@ def determinize(state: NeotopiaState, seat: int, seed: int) -> NeotopiaState:
     return st
 
 
+def worth(state: NeotopiaState, seat: int) -> float:
+    """The seat's total if the game ended now: the tracks plus the group points that the
+    end would add (best + second + 3 x worst), and 3 per token held."""
+    data = state.data
+    colour = state.colour_of(seat)
+    totals = sorted((state.scores[seat][r.id] + largest_group(data, state.board, r.id, colour)
+                     for r in data.regions), reverse=True)
+    return float(totals[0] + totals[1] + 3 * totals[2] + TOKEN_POINTS * len(state.tokens[seat]))
+
+
 def evaluate(state: NeotopiaState, seat: int) -> float:
-    totals = [float(s.total) for s in sorted(outcome(state).standings, key=lambda s: s.seat or 0)]
+    if state.over:
+        totals = [float(s.total)
+                  for s in sorted(outcome(state).standings, key=lambda s: s.seat or 0)]
+    else:
+        totals = [worth(state, s) for s in range(state.seats)]
     return lead_value(totals, seat, 6.0)
+
+
+def forward(state: NeotopiaState, seat: int, actions: list[Action]) -> list[Action]:
+    """Every action but "back": undoing a take only undoes a choice the search made a
+    moment ago, and searching it would let noise send the seat round in circles."""
+    return [a for a in actions if not isinstance(a, Back)]
 
 
 def search_player(game: Game[NeotopiaState]) -> SearchPlayer:
@@ -53,4 +75,5 @@ def search_player(game: Game[NeotopiaState]) -> SearchPlayer:
     greedily, then greedy rollouts of a few actions, valued by the points now."""
     prior = one_ply_prior(game, determinize, evaluate)
     config = SearchConfig(iterations=12, width=4, horizon=8)
-    return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate)
+    return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate,
+                        candidates=forward)
