@@ -72,5 +72,7 @@ def share(
     """Fraction of the pixels in ``box`` close to one of ``colors``."""
     crop = im.crop(box)
     counts = crop.getcolors(maxcolors=crop.width * crop.height) or []
-    hit = sum(n for n, c in counts if any(near(c, k, tol) for k in colors))
+    # An RGB crop gives colour tuples (Pillow types them as tuple | float).
+    hit = sum(n for n, c in counts
+              if isinstance(c, tuple) and any(near(c, k, tol) for k in colors))
     return hit / (crop.width * crop.height)
