@@ -12,7 +12,14 @@ from skyhelp import GAME, snapshot
 from engine.core.play import ai_playout
 from engine.core.rng import Rng
 from engine.skybridge.board import BRIDGE_SPANS, FOUNDATIONS, Refusal
-from engine.skybridge.pieces import BLOCKS, EXTRA_PER_SEAT, KINDS, PER_COLOUR, Piece
+from engine.skybridge.pieces import BLOCKS, COLOURS, EXTRA_PER_SEAT, KINDS, PER_COLOUR, Piece
+from engine.skybridge.scoring import (
+    colour_lines,
+    colour_points,
+    points_by_colour,
+    seat_lines,
+    seat_totals,
+)
 from engine.skybridge.seating import rotation, seat_colours
 from engine.skybridge.state import SkybridgeState
 
@@ -137,3 +144,21 @@ def test_views_show_legal_moves_only_to_their_seat(
             assert mine["legal"] == [a.text() for a in GAME.legal_actions(state, seat)]
             without = {k: v for k, v in mine.items() if k not in ("legal", "viewer")}
             assert without == {k: v for k, v in public.items() if k != "viewer"}
+
+
+@settings(max_examples=15, deadline=None)
+@given(modes, st.integers(min_value=0, max_value=2**32))
+def test_the_fast_scorers_agree_with_the_score_lines(
+    mode: tuple[int, dict[str, bool]], seed: int
+) -> None:
+    # The AIs and the game-over event count points without building lines: at every
+    # state of a game they must give what the standings' lines add up to.
+    seats, options = mode
+    for state in random_game(seats, options, seed):
+        board = state.board
+        by_colour = points_by_colour(board)
+        for colour in COLOURS:
+            lines = sum(line.points for line in colour_lines(board, colour))
+            assert colour_points(board, colour) == lines == by_colour.get(colour, 0)
+        assert seat_totals(board, seats) == [
+            sum(line.points for line in seat_lines(board, seats, s)) for s in range(seats)]
