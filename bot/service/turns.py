@@ -42,6 +42,17 @@ from engine.core import Action, IllegalAction, NotYourTurn, Rng
 log = logging.getLogger(__name__)
 
 
+async def _reacquire(lock: asyncio.Lock) -> None:
+    """Take back a lock the caller's ``async with`` will release, even when cancelled
+    meanwhile (the cancellation is raised once the lock is held again)."""
+    acquiring = asyncio.ensure_future(lock.acquire())
+    try:
+        await asyncio.shield(acquiring)
+    except asyncio.CancelledError:
+        await acquiring
+        raise
+
+
 class TurnVerbs(Queries):
     async def _act(self, live: LiveTable, seat: SeatRecord, action: Action,
                    actor: Actor, *, in_place: bool = False) -> ActResult:
@@ -365,7 +376,7 @@ class TurnVerbs(Queries):
             try:
                 choice = await self._think(live, job)
             finally:
-                await lock.acquire()
+                await _reacquire(lock)
             fresh = await self._load_or_none(table_id)
             if fresh is None or not current(fresh):
                 return None
