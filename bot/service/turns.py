@@ -281,7 +281,10 @@ class TurnVerbs(Queries):
                 choice = await self._think(live, job)
                 async with self._lock(table_id):
                     live = await self._load_or_none(table_id)
-                    if live is None or not self._still_at(live, version, seat):
+                    # A seat given to a person (or another bot) keeps the version.
+                    if (live is None or not self._still_at(live, version, seat)
+                            or not live.seats[seat].is_bot
+                            or self._bot_ai(live, seat) != kind):
                         log.info("table %d: a bot's choice for v%d is stale; thinking again",
                                  table_id, version)
                         continue

@@ -254,3 +254,17 @@ async def test_a_late_seat_is_thought_for_off_the_lock_and_again_after_a_click(
     actions = await store.load_actions(info.id)
     assert [(a.version, a.seat, a.source) for a in actions][:3] == [
         (2, 0, "player"), (3, 0, "player"), (4, 1, "timeout")]
+
+
+async def test_a_bot_seat_given_to_a_person_while_it_thinks_is_not_played(
+        gated: TableService, store: SqliteStore) -> None:
+    table = await table_of(gated, "fakethink", humans=1, bots=1)
+    assert await seen(1) == [(1, 0)]
+    version = (await gated.info(table)).version
+    await gated.replace(table, HOST, 1, PLAYERS[1])  # a new player, the same version
+    assert (await gated.info(table)).version == version
+    thinkgame.GATE.set()
+    await gated.settle(table)
+    assert await store.load_actions(table) == []
+    info = await gated.info(table)
+    assert 1 in info.waiting and not info.seats[1].is_bot
