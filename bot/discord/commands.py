@@ -327,7 +327,7 @@ class TableCommands(app_commands.Group):
             info = answer.about(await table_here(interaction, table, ended=True))
             entries = await fe.service.log(info.id)
             lines = [{"version": e.version, "name": e.name, "source": e.source,
-                      "text": e.text, "at": e.at} for e in entries]
+                      "text": e.text, "at": e.at, "level": e.level} for e in entries]
             # The newest lines that fit in one message.
             for count in range(min(LOG_LINES, len(lines)), -1, -1):
                 text = fe.say("log", info.locale, info.game, table_id=info.id,

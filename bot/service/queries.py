@@ -10,6 +10,7 @@ from bot.service.core import (
     ServiceCore,
 )
 from bot.service.errors import Refused
+from bot.service.levels import kind_for, level_of
 from bot.service.notifications import Notification
 from bot.service.replay import ReplayReport, verify_replay
 from bot.service.settings import Actor
@@ -70,9 +71,14 @@ class Queries(ServiceCore):
         async with self._lock(table_id):
             live = await self._load(table_id)
         actions = await self.store.load_actions(table_id)
+        # The table's level is fixed from the start: it played every late seat.
+        late_level = level_of(kind_for(live.game, live.record.ai_level))
+        bot_levels = {s.seat: level_of(s.ai_kind) for s in live.seats if s.is_bot}
         return [
             LogEntry(a.version, a.seat, live.names[a.seat] if a.seat < len(live.names) else "?",
-                     a.source, a.public_text, a.at, tuple(a.events))
+                     a.source, a.public_text, a.at, tuple(a.events),
+                     late_level if a.source in ("timeout", "admin")
+                     else bot_levels.get(a.seat) if a.source == "bot" else None)
             for a in actions
         ]
 

@@ -117,6 +117,7 @@ class LogEntry:
     text: str | None
     at: float
     events: tuple[dict[str, Any], ...]
+    level: str | None = None  # the level of the AI that played (bot, timeout, admin)
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,17 @@ async def test_the_log_names_the_level_that_played(
     admin = [n for n in notifier.notes if n.template == "acted"
              and n.context["source"] == "admin"][-1]
     assert "The host had the AI (easy) play for" in RENDERERS["en"].render(admin)
+    # /table log names the level too.
+    entries = await service.log(table)
+    assert [(e.source, e.level) for e in entries][:3] == [
+        ("player", None), ("timeout", "easy"), ("admin", "easy")]
+    lines = [{"version": e.version, "name": e.name, "source": e.source, "text": e.text,
+              "at": e.at, "level": e.level} for e in entries]
+    context = {"table_id": table, "entries": lines, "total": len(lines)}
+    en = RENDERERS["en"].render_template("discord/log", context, locale="en")
+    assert "time ran out, the AI played (easy)" in en
+    french = RENDERERS["fr"].render_template("discord/log", context, locale="fr")
+    assert "temps écoulé, l'IA a joué (facile)" in french
 
 
 async def test_a_bots_public_move_names_its_level(service: TableService,
@@ -159,6 +170,7 @@ async def test_a_bots_public_move_names_its_level(service: TableService,
     assert f"Bot 1 (normal) plays `{public[0].context['text']}`" in RENDERERS["en"].render(
         public[0])
     assert "Bot 1 (normal) joue" in fr(public[0])
+    assert {e.level for e in await service.log(table) if e.source == "bot"} == {"normal"}
 
 
 async def test_a_database_from_before_levels_keeps_its_tables_normal(tmp_path: Path) -> None:
