@@ -127,7 +127,10 @@ async def test_a_game_of_pooled_bots_plays_to_the_end_as_inline(
             await pick(service, table, 0)
             await service.settle(table)
         logs.append([(a.seat, a.action) for a in await store.load_actions(table)])
+        # The pool is started by the first pooled choice only, and stopped with the service.
+        assert service.thinker.started == (not thinker.inline_all)
         await service.close()
+        assert not service.thinker.started
     assert logs[0] == logs[1] and len(logs[0]) > 6
 
 
