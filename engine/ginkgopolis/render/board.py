@@ -27,7 +27,15 @@ from engine.ginkgopolis.render.palette import (
     name_of,
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height
-from engine.ginkgopolis.render.tiles import draw_tile, draw_token, height_badge, owner_strip
+from engine.ginkgopolis.render.tiles import (
+    MIN_LABEL,
+    draw_token,
+    floors_width,
+    height_badge,
+    label_plate,
+    owner_disc,
+    paste_face,
+)
 from engine.ginkgopolis.render.words import language, tr
 
 View = dict[str, Any]
@@ -178,15 +186,18 @@ def draw_legend(c: Canvas, box: Box) -> None:
 
 
 def _sample_tile(c: Canvas, x: int, cy: int, s: int) -> None:
-    draw_tile(c, (x + 8, cy - s // 2 - 1, x + 8 + s + 8, cy + s // 2 + 1), "R7")
+    box = (x + 4, cy - s // 2 - 1, x + 58, cy + s // 2 + 1)
+    paste_face(c, "R", box)
+    label_plate(c, "R", ((box[0] + box[2]) / 2, cy + 1), "R7", MIN_LABEL)
 
 
 def _sample_floors(c: Canvas, x: int, cy: int, s: int) -> None:
-    height_badge(c, (x + 10, cy - s // 2 + 1, x + 10 + int(s * 1.4), cy + s // 2 - 1), 2)
+    w = floors_width(2, s, MIN_LABEL)
+    height_badge(c, (x + 10, cy - s // 2, x + 10 + w, cy + s // 2), 2, size=MIN_LABEL)
 
 
 def _sample_owner(c: Canvas, x: int, cy: int, s: int) -> None:
-    owner_strip(c, (x, cy - s // 3, x + 56, cy + s // 3), "green", 2)
+    owner_disc(c, (x + 14, cy - s // 2, x + 14 + s, cy + s // 2), "green", MIN_LABEL)
 
 
 def _sample_site(c: Canvas, x: int, cy: int, s: int) -> None:
@@ -194,7 +205,7 @@ def _sample_site(c: Canvas, x: int, cy: int, s: int) -> None:
 
 
 def _sample_token(c: Canvas, x: int, cy: int, s: int) -> None:
-    draw_token(c, (x + 6, cy - s, x + 6 + 2 * s, cy + s), "A")
+    draw_token(c, (x + 6, cy - s, x + 6 + 2 * s, cy + s), "A", minimum=MIN_LABEL)
 
 
 def _sample_district(c: Canvas, x: int, cy: int, s: int) -> None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ginkgopolis.render.canvas import Box, Canvas
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
 from engine.ginkgopolis.render.layout import Cell, CityLayout, districts
 from engine.ginkgopolis.render.palette import BUILDING_TINT, DISTRICT_EDGE, WHITE
-from engine.ginkgopolis.render.tiles import draw_tile, draw_token
+from engine.ginkgopolis.render.tiles import LABELLED_TILE, MIN_LABEL, draw_tile, draw_token
 
 View = dict[str, Any]
 COORD = (120, 112, 98)  # muted ink: a guide, not a piece
+# The smallest cell whose tile is drawn with its labels at MIN_LABEL (tile + gap).
+LABELLED_PITCH = LABELLED_TILE + 8
 
 
 def owner_color(view: View, building: dict[str, Any]) -> str | None:
@@ -41,12 +43,21 @@ def draw_city(c: Canvas, view: View, lay: CityLayout, *, numbered: bool = False,
             site=bool(b["site"]),
         )
     for letter, (x, y) in sorted(view["tokens"].items()):
-        draw_token(c, lay.cell_box(int(x), int(y)), letter)
+        box = lay.cell_box(int(x), int(y))
+        if coordinates:
+            # The token stands in the upper part of its cell, its coordinates under it.
+            box = (box[0], box[1], box[2], box[3] - coord_size(lay) + 2)
+        draw_token(c, box, letter, minimum=MIN_LABEL if lay.pitch >= LABELLED_PITCH else 10)
     if coordinates:
         _coordinates(c, view, lay)
     if numbered:
         for i, cells in enumerate(groups):
             _district_number(c, lay, cells[0], i + 1)
+
+
+def coord_size(lay: CityLayout) -> int:
+    """Coordinates read 11 px on the 1100 px image shown 550 wide, more in larger cells."""
+    return max(MIN_LABEL, min(26, round(lay.pitch * 0.27)))
 
 
 def _coordinates(c: Canvas, view: View, lay: CityLayout) -> None:
@@ -55,14 +66,13 @@ def _coordinates(c: Canvas, view: View, lay: CityLayout) -> None:
     built = {(int(b["x"]), int(b["y"])) for b in view["board"]}
     tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
     free = {(x + dx, y + dy) for x, y in built for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
-    # About 10 px once the board is shown 550 wide; under a token's disc, smaller.
-    free_size = max(14, min(22, round(lay.pitch * 0.27)))
-    token_size = max(14, lay.pitch // 5)
+    size = coord_size(lay)
     for x, y in sorted((free | tokens) - built):
         x0, y0, x1, y1 = lay.cell_box(x, y)
-        size = token_size if (x, y) in tokens else free_size
-        cy = y1 - size // 2 - 2 if (x, y) in tokens else (y0 + y1) / 2
-        c.text(((x0 + x1) / 2, cy), f"{x},{y}", size, COORD, anchor="mm")
+        cy = y1 - size // 2 - 1 if (x, y) in tokens else (y0 + y1) / 2
+        label = f"{x},{y}"
+        c.text(((x0 + x1) / 2, cy), label, fit_size(label, x1 - x0, size, minimum=MIN_LABEL),
+               COORD, anchor="mm")
 
 
 def _grow(box: Box, k: int) -> Box:
@@ -94,6 +104,9 @@ def _district_number(c: Canvas, lay: CityLayout, cell: Cell, n: int) -> None:
     # On the top-left corner of the district's first tile, clear of the tile code.
     x0, y0, _, _ = lay.tile_box(*cell)
     r = max(11, lay.pitch // 5)
+    size = int(r * 1.2)
+    if lay.pitch >= LABELLED_PITCH:
+        r, size = max(r, MIN_LABEL * 5 // 6), max(size, MIN_LABEL)
     cx, cy = x0 + r // 3, y0 + r // 3
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DISTRICT_EDGE, outline=WHITE, width=2)
-    c.text((cx, cy), str(n), int(r * 1.2), WHITE, anchor="mm", bold=True)
+    c.text((cx, cy + 1), str(n), size, WHITE, anchor="mm", bold=True)

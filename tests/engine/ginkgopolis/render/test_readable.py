@@ -29,6 +29,7 @@ from engine.ginkgopolis.render import (
     words,
 )
 from engine.ginkgopolis.render.canvas import Canvas
+from engine.ginkgopolis.render.layout import CityLayout
 from engine.ginkgopolis.render.cardart import chip_size
 from tests.engine.ginkgopolis.render.states import GAME, early, late5, played
 
@@ -103,6 +104,43 @@ def test_every_text_on_a_late_four_player_boards_panels_reads_11_px(locale: str)
         # The legend's words fit at their full size in both languages.
         legend = [s for t, s, x, y in calls if inside(x, y, lay.legend) and len(t) > 3]
         assert len(legend) == 6 and min(legend) >= board.LEGEND_FONT
+
+
+def city_box(city: CityLayout) -> tuple[int, int, int, int]:
+    return (city.left, city.top, city.left + city.width, city.top + city.height)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_every_label_in_the_city_reads_11_px_on_the_board_and_the_final_image(
+        locale: str) -> None:
+    st, views = late4()
+    for view in (views[-3], views[-1], GAME.view(late5(), None), GAME.view(early(), None)):
+        for lay_size, city, draw in _city_images(view, locale):
+            with recorded() as calls:
+                draw()
+            in_city = [(t, s) for t, s, x, y in calls if inside(x, y, city_box(city))]
+            codes = {str(b["top"]) for b in view["board"]}
+            heights = {str(b["height"]) for b in view["board"]}
+            drawn = {t for t, _s in in_city}
+            # Every tile code, every height, every token letter and an owner's letter.
+            assert codes <= drawn and heights <= drawn and set(view["tokens"]) <= drawn
+            assert any(len(t) == 1 and t.isalpha() and t not in view["tokens"] for t in drawn)
+            small = sorted({(t, s) for t, s in in_city if read_px(s, lay_size[0]) < READ_PX})
+            assert not small
+
+
+def _city_images(view: dict[str, Any], locale: str) -> list[Any]:
+    out: list[Any] = []
+    lay = board_layout(view)
+    out.append((lay.size, lay.city, lambda: render_board(view, names=NAMES[:4], locale=locale)))
+    if view.get("phase") == "over":
+        fst = played(4, 5)[0] if len(view["players"]) == 4 else late5()
+        outcome = outcome_of(fst)
+        flay = final_layout(view, outcome, locale=locale)
+        out.append((flay.size, flay.city,
+                    lambda: render_final(view, outcome, names=NAMES[:len(view["players"])],
+                                         locale=locale)))
+    return out
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
