@@ -10,6 +10,7 @@ from PIL import Image, ImageChops
 from engine.ginkgopolis.render import board_layout, render_board
 from engine.ginkgopolis.render.board import MAX_WIDTH, WIDTH
 from engine.ginkgopolis.render.canvas import Canvas
+from engine.ginkgopolis.render.city import coord_size
 from engine.ginkgopolis.render.layout import MIN_PITCH, districts
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
@@ -18,7 +19,6 @@ from engine.ginkgopolis.render.palette import (
     BUILDING_TINT,
     player_fill,
 )
-from engine.ginkgopolis.render.city import coord_size
 from engine.ginkgopolis.render.tiles import MIN_LABEL, draw_token, label_row
 from engine.ginkgopolis.scoring import districts as engine_districts
 from tests.engine.ginkgopolis.render.states import GAME, early, late5, played, png, share

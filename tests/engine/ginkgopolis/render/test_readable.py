@@ -29,8 +29,8 @@ from engine.ginkgopolis.render import (
     words,
 )
 from engine.ginkgopolis.render.canvas import Canvas
-from engine.ginkgopolis.render.layout import CityLayout
 from engine.ginkgopolis.render.cardart import chip_size
+from engine.ginkgopolis.render.layout import CityLayout
 from tests.engine.ginkgopolis.render.states import GAME, early, late5, played
 
 PREVIEW = 550
@@ -113,7 +113,7 @@ def city_box(city: CityLayout) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("locale", ["en", "fr"])
 def test_every_label_in_the_city_reads_11_px_on_the_board_and_the_final_image(
         locale: str) -> None:
-    st, views = late4()
+    _st, views = late4()
     for view in (views[-3], views[-1], GAME.view(late5(), None), GAME.view(early(), None)):
         for lay_size, city, draw in _city_images(view, locale):
             with recorded() as calls:
