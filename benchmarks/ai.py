@@ -9,11 +9,17 @@ one-threaded process (what it costs on one core, whatever else the machine runs)
 in wall seconds, at the default budget (iterations only, no time cap, so every figure
 replays for its seed).
 Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s.
+
+A long line can be split and run in parts: ``--record FILE`` appends one JSON line per
+finished game (seed, share, the CPU and wall seconds of each search move), so a run cut
+short still counts the games it finished; ``--summary FILE...`` prints the lines of the
+games recorded in the files (each seed counted once).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -36,12 +42,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]:
+def play_line(name: str, seats: int, games: int, start: int,
+              record: Path | None = None) -> dict[str, float]:
     game = get_game(name)
     share = 0.0
     times: list[float] = []
     cpu: list[float] = []
     for seed in range(start, start + games):
+        wall_at, cpu_at = len(times), len(cpu)
         me = seed % seats
         players = [game.ai("greedy") for _ in range(seats)]
         players[me] = game.ai("search")
@@ -56,10 +64,19 @@ def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]
                 cpu.append(time.process_time() - c0)
             game.apply(state, seat, action)
         winners = [s.seat for s in outcome.winners]
-        if me in winners:
-            share += 1 / len(winners)
-    times.sort()
-    cpu.sort()
+        won = 1 / len(winners) if me in winners else 0.0
+        share += won
+        if record is not None:
+            with record.open("a") as out:
+                out.write(json.dumps({"game": name, "seats": seats, "seed": seed, "share": won,
+                                      "cpu": cpu[cpu_at:], "wall": times[wall_at:]}) + "\n")
+    return summarize(share, games, times, cpu)
+
+
+def summarize(share: float, games: int, times: list[float], cpu: list[float]
+              ) -> dict[str, float]:
+    times = sorted(times)
+    cpu = sorted(cpu)
     low, high = wilson(share, games)
     p99 = min(len(times) - 1, int(len(times) * 0.99))
     return {
@@ -69,28 +86,58 @@ def play_line(name: str, seats: int, games: int, start: int) -> dict[str, float]
     }
 
 
+def print_line(name: str, seats: int, games: int, r: dict[str, float],
+               seconds: float | None) -> None:
+    took = "" if seconds is None else f", {seconds:.0f}s"
+    print(
+        f"{name}.search_vs_greedy_{seats}p share {100 * r['share']:.1f}% "
+        f"[95% {100 * r['low']:.1f}-{100 * r['high']:.1f}] over {games} games; "
+        f"move CPU p50 {r['cpu50']:.3f}s p99 {r['cpu99']:.3f}s, "
+        f"wall p50 {r['p50']:.3f}s p99 {r['p99']:.3f}s max {r['max']:.3f}s "
+        f"({r['moves']:.0f} moves{took})",
+        flush=True,
+    )
+
+
+def summary(paths: list[Path]) -> None:
+    """The lines of the games recorded by ``--record`` runs, each seed once."""
+    games: dict[tuple[str, int], dict[int, tuple[float, list[float], list[float]]]] = {}
+    for path in paths:
+        for text in path.read_text().splitlines():
+            row = json.loads(text)
+            games.setdefault((str(row["game"]), int(row["seats"])), {})[int(row["seed"])] = (
+                float(row["share"]), [float(t) for t in row["wall"]],
+                [float(t) for t in row["cpu"]])
+    for (name, seats), rows in sorted(games.items()):
+        seeds = sorted(rows)
+        share = sum(rows[s][0] for s in seeds)
+        wall = [t for s in seeds for t in rows[s][1]]
+        cpu = [t for s in seeds for t in rows[s][2]]
+        r = summarize(share, len(seeds), wall, cpu)
+        print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)})", end=": ")
+        print_line(name, seats, len(seeds), r, None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="seeded games per line")
     parser.add_argument("--start", type=int, default=0, help="first seed")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--seats", type=int, action="append", help="only these table sizes")
+    parser.add_argument("--record", type=Path, help="append one JSON line per game here")
+    parser.add_argument("--summary", type=Path, nargs="+", help="summarize recorded games")
     args = parser.parse_args()
+    if args.summary:
+        summary(args.summary)
+        return
     lines = [(name, 4) for name in game_names()]
     lines += [(name, 2) for name in TWO_PLAYER if name in game_names()]
     for name, seats in lines:
         if (args.game and name not in args.game) or (args.seats and seats not in args.seats):
             continue
         start = time.perf_counter()
-        r = play_line(name, seats, args.games, args.start)
-        print(
-            f"{name}.search_vs_greedy_{seats}p share {100 * r['share']:.1f}% "
-            f"[95% {100 * r['low']:.1f}-{100 * r['high']:.1f}] over {args.games} games; "
-            f"move CPU p50 {r['cpu50']:.3f}s p99 {r['cpu99']:.3f}s, "
-            f"wall p50 {r['p50']:.3f}s p99 {r['p99']:.3f}s max {r['max']:.3f}s "
-            f"({r['moves']:.0f} moves, {time.perf_counter() - start:.0f}s)",
-            flush=True,
-        )
+        r = play_line(name, seats, args.games, args.start, args.record)
+        print_line(name, seats, args.games, r, time.perf_counter() - start)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,6 @@ def search_player(game: Game[State]) -> SearchPlayer:
     then greedy rollouts of a few actions, valued by ``city_value``."""
     policy = FastGreedy()
     prior = one_ply_prior(game, determinize, evaluate, player=policy)
-    config = SearchConfig(iterations=16, width=6, horizon=6)
+    config = SearchConfig(iterations=32, width=6, horizon=24)
     return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate,
                         policy=policy)
