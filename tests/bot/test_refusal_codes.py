@@ -19,6 +19,7 @@ from tests.bot.refusal_codes import GAMES, codes_of, raised_by
 LOCALES = ("en", "fr")
 SERVICE_CODES = {"not_legal"}  # bot/service/turns.py: the legal list has the last word
 SENTINEL = "Zqx English sentence from the engine."
+RENDERER = Renderer()  # one environment: its templates are compiled once
 ENGLISH = re.compile(r"\b(the|is|not|you|your|cannot|write|there|only|have|must)\b", re.I)
 
 
@@ -118,3 +119,60 @@ async def test_a_bad_move_is_refused_in_french_with_its_reason(
         for text in (fr, en):
             assert text.count(f"`{typed}`") == 1, text
             assert "Possible now" not in text and "Legal now" not in text, text
+
+
+# Typed mistakes a player makes, and moves that were possible once but are not now.
+TYPOS = ("", "zzz", "#", "A9@L1", "r9c9", "A1@Q7", "draw X99", "build X99", "use nothing",
+         "FD", "FD:Z", "FD:P>Q99", "purple 3@1", "3@0", "bridge 1", "bridge 1-1", "x3@5",
+         "roof 99", "R7:res", "A", "A@1,x", "draft 99", "give Z1", "9" * 12, "red 3@1")
+
+
+def _french_reads(game: str, exc: Exception, typed: str) -> None:
+    from engine.core import IllegalAction, ParseError
+
+    assert isinstance(exc, ParseError | IllegalAction)
+    kind = "parse" if isinstance(exc, ParseError) else "illegal"
+    refused = Refused(kind, exc.message, typed=typed, reason=exc.code,
+                      reason_params=dict(exc.params), options=[])
+    text = RENDERER.refusal(refused, locale="fr", game=game)
+    english = refused.message.split(" Possible now:")[0].split(" Legal now:")[0]
+    # A template that failed on the engine's real values would fall back to its message.
+    assert english not in text, (exc.code, text)
+    assert "pas possible maintenant" in text or "pas compris" in text, text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_refusal_met_in_a_played_game_reads_in_french(game: str) -> None:
+    """The engines' real values fill the French entries: typos and stale moves at every
+    step of a seeded game are refused in French, never by the English fallback."""
+    from engine.core import IllegalAction, ParseError, Rng, get_game
+
+    engine = get_game(game)
+    state = engine.setup(3, {}, 11)
+    rng = Rng.from_seed(11)
+    seen: set[str] = set()
+    stale: list[Any] = []
+    for _ in range(60):
+        waiting = sorted(engine.pending(state).waiting)
+        if not waiting:
+            break
+        seat = waiting[0]
+        copy = engine.state_from_json(engine.state_to_json(state))
+        for typed in TYPOS:
+            try:
+                engine.parse_action(copy, seat, typed)
+            except (ParseError, IllegalAction) as exc:
+                seen.add(exc.code)
+                _french_reads(game, exc, typed)
+        legal = engine.legal_actions(state, seat)
+        for action in stale[-6:]:
+            if action in legal:
+                continue
+            try:
+                engine.apply(engine.state_from_json(engine.state_to_json(state)), seat, action)
+            except IllegalAction as exc:
+                seen.add(exc.code)
+                _french_reads(game, exc, action.text())
+        stale += legal[:3]
+        engine.apply(state, seat, legal[rng.randbelow(len(legal))])
+    assert len(seen) >= 4, seen  # the walk met several kinds of refusal
