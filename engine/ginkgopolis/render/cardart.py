@@ -162,10 +162,16 @@ def draw_chip(c: Canvas, box: Box, card: str | int) -> None:
 # ---------------------------------------------------------------- full cards
 
 
-def _wrap(text: str, size: int, width: int) -> list[str]:
+# Words on a full card (the private image, 1100 px wide): 11 px once shown 550 wide.
+CARD_TEXT = 22
+# A full card is drawn on a tall box; what it needs is measured (``card_height``).
+_MEASURE_H = 1400
+
+
+def wrap(text: str, size: int, width: int, *, bold: bool = False) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and text_width(lines[-1] + " " + word, size) <= width:
+        if lines and text_width(lines[-1] + " " + word, size, bold=bold) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
@@ -173,22 +179,43 @@ def _wrap(text: str, size: int, width: int) -> list[str]:
 
 
 def _paragraph(
-    c: Canvas, x: float, y: float, text: str, size: int, width: int, *, bold: bool = False
+    c: Canvas, x: float, y: float, text: str, size: int, width: int, *, bold: bool = False,
+    color: tuple[int, int, int] = INK,
 ) -> float:
-    for line in _wrap(text, size, width):
-        c.text((x, y), line, size, INK, anchor="ma", bold=bold)
+    """Lines centred on ``x`` from ``y`` down, wrapped at ``width``; returns the next y.
+    Words are never shrunk: a long one (French runs longer) takes another line."""
+    for line in wrap(text, size, width, bold=bold):
+        c.text((x, y), line, size, color, anchor="ma", bold=bold)
         y += size * 1.25
     return y
 
 
-def draw_card(c: Canvas, box: Box, card: str | int) -> None:
-    """A full card, as in a hand or a draft packet."""
+def draw_card(c: Canvas, box: Box, card: str | int) -> float:
+    """A full card, as in a hand or a draft packet; returns the y below its last line."""
     if isinstance(card, int):
-        _character_card(c, box, card)
-    elif is_urbanization(card):
-        _urbanization_card(c, box, card)
-    else:
-        _building_card(c, box, card)
+        return _character_card(c, box, card)
+    if is_urbanization(card):
+        return _urbanization_card(c, box, card)
+    return _building_card(c, box, card)
+
+
+class _Measure(Canvas):
+    """A canvas that lays words out without drawing them: only the card's height matters."""
+
+    def text(self, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
+             *, anchor: str = "la", bold: bool = False) -> int:
+        return text_width(text, size, bold=bold)
+
+
+def card_height(card: str | int, width: int) -> int:
+    """The height a full card ``width`` wide needs for its words (in the current language)."""
+    scratch = _Measure.new(width, _MEASURE_H, WHITE)
+    bottom = draw_card(scratch, (0, 0, width, _MEASURE_H), card)
+    return int(bottom) + card_pad(width) * 2
+
+
+def card_pad(w: int) -> int:
+    return max(8, int(w * 0.06))
 
 
 def _info_panel(c: Canvas, box: Box) -> None:
@@ -217,6 +244,22 @@ def _rich_line(
         x += _part_width((kind, value), size, bold)
 
 
+def _rich_lines(c: Canvas, cx: float, y: float, parts: list[Part], size: int, width: int, *,
+                bold: bool = False) -> float:
+    """``parts`` on as many centred lines as ``width`` needs, from ``y`` down."""
+    lines: list[list[Part]] = [[]]
+    for part in parts:
+        line = lines[-1]
+        if line and sum(_part_width(p, size, bold) for p in [*line, part]) > width:
+            lines.append([part])
+        else:
+            line.append(part)
+    for line in lines:
+        _rich_line(c, cx, y + size * 0.6, line, size, bold=bold)
+        y += size * 1.35
+    return y
+
+
 def _reward_parts(items: list[tuple[str, int]]) -> list[Part]:
     parts: list[Part] = []
     for kind, n in items:
@@ -224,104 +267,82 @@ def _reward_parts(items: list[tuple[str, int]]) -> list[Part]:
     return parts
 
 
-def _centered_items(
-    c: Canvas, cx: float, y: float, items: list[tuple[str, int]], size: int
-) -> None:
-    _rich_line(c, cx, y, _reward_parts(items), size, bold=True)
-
-
-def _fitted(c: Canvas, cx: float, y: float, text: str, size: int, width: int, *,
-            bold: bool = False) -> None:
-    """A muted line centred at ``cx``, shrunk to fit ``width`` (French runs longer)."""
-    c.text((cx, y), text, fit_size(text, int(width), size, bold=bold, minimum=8), MUTED,
-           anchor="ma", bold=bold)
-
-
-def _building_card(c: Canvas, box: Box, card: str) -> None:
+def _building_card(c: Canvas, box: Box, card: str) -> float:
     x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
+    w = x1 - x0
     info = BUILDING_CARDS[card]
     text = BUILDING_TEXT[info.color]
     paste_face(c, info.color, box)
-    label_plate(c, info.color, (x0 + w / 2, y0 + h * 0.14), card, int(w * 0.24))
+    code = int(w * 0.2)
+    label_plate(c, info.color, (x0 + w / 2, y0 + code * 0.8), card, code)
     name = f"{tr(BUILDING_NAME[info.color])} {info.number}"
-    c.text((x0 + w / 2, y0 + h * 0.27), name, int(w * 0.09), text, anchor="mm", bold=True)
-    pad = int(w * 0.06)
-    panel = (x0 + pad, y0 + int(h * 0.34), x1 - pad, y1 - pad)
+    name_y = y0 + code * 1.55 + CARD_TEXT * 0.7
+    c.text((x0 + w / 2, name_y), name, CARD_TEXT, text, anchor="mm", bold=True)
+    pad = card_pad(w)
+    panel = (x0 + pad, int(name_y + CARD_TEXT * 0.9), x1 - pad, y1 - pad)
     _info_panel(c, panel)
-    size = max(10, int(w * 0.075))
+    size = max(CARD_TEXT, int(w * 0.075))
     cx = (panel[0] + panel[2]) / 2
     inner = panel[2] - panel[0] - 2 * pad
     y: float = panel[1] + pad
     alone = {"B": "tile", "R": "res", "Y": "sp"}[info.color]
-    _fitted(c, cx, y, tr("Played alone:"), size, inner)
-    y += size * 2
-    _rich_line(c, cx, y, [("t", "+1"), ("i", alone), ("t", tr("per floor"))], size + 1,
-               bold=True)
-    y += size * 1.3
+    y = _paragraph(c, cx, y, tr("Played alone:"), size, inner, color=MUTED)
+    y = _rich_lines(c, cx, y, [("t", "+1"), ("i", alone), ("t", tr("per floor"))], size + 1,
+                    inner, bold=True) + size * 0.2
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
-    y += size * 0.6
-    _fitted(c, cx, y, tr("With a tile: build on it"), size, inner)
-    y += size * 1.25
+    y += size * 0.5
+    y = _paragraph(c, cx, y, tr("With a tile: build on it"), size, inner, color=MUTED)
     if info.trigger:
-        _fitted(c, cx, y, tr("and keep it as a bonus:"), size, inner)
-        y += size * 2.1
+        y = _paragraph(c, cx, y, tr("and keep it as a bonus:"), size, inner, color=MUTED)
         parts: list[Part] = [("t", tr(TRIGGER_NAME[info.trigger]))]
-        _rich_line(c, cx, y, parts + _reward_parts(reward_items(info.reward)), size + 1, bold=True)
-    else:
-        _fitted(c, cx, y, tr("and keep it; at game end:"), size, inner)
-        y += size * 1.5
-        _paragraph(c, cx, y, endgame_long(card), size, inner, bold=True)
+        return _rich_lines(c, cx, y + size * 0.2, parts + _reward_parts(reward_items(info.reward)),
+                           size + 1, inner, bold=True)
+    y = _paragraph(c, cx, y, tr("and keep it; at game end:"), size, inner, color=MUTED)
+    return _paragraph(c, cx, y + size * 0.2, endgame_long(card), size, inner, bold=True)
 
 
-def _urbanization_card(c: Canvas, box: Box, letter: str) -> None:
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
+def _urbanization_card(c: Canvas, box: Box, letter: str) -> float:
+    x0, y0, x1, _y1 = box
+    w = x1 - x0
     c.d.rounded_rectangle(
         box, radius=max(4, w // 10), fill=TOKEN_FILL, outline=INK, width=max(1, w // 45)
     )
-    _fitted(c, x0 + w / 2, y0 + h * 0.08, tr("Urbanization"), int(w * 0.1), w - 8, bold=True)
-    s = int(w * 0.62)
-    draw_token(
-        c,
-        (x0 + (w - s) // 2, y0 + int(h * 0.14), x0 + (w + s) // 2, y0 + int(h * 0.14) + s),
-        letter,
-    )
-    pad = int(w * 0.07)
-    size = max(10, int(w * 0.085))
-    y = y0 + int(h * 0.16) + s
-    y = int(
-        _paragraph(c, x0 + w / 2, y, tr("With a tile: build on token {letter}", letter=letter),
+    pad = card_pad(w)
+    size = max(CARD_TEXT, int(w * 0.075))
+    title = max(CARD_TEXT, int(w * 0.09))
+    y = _paragraph(c, x0 + w / 2, y0 + pad, tr("Urbanization"), title, w - 2 * pad, bold=True,
+                   color=MUTED)
+    s = int(w * 0.5)
+    draw_token(c, (x0 + (w - s) // 2, int(y), x0 + (w + s) // 2, int(y) + s), letter)
+    y += s + size * 0.3
+    y = _paragraph(c, x0 + w / 2, y, tr("With a tile: build on token {letter}", letter=letter),
                    size, w - 2 * pad)
-    )
     y += size // 2
-    _fitted(c, x0 + w / 2, y, tr("Played alone:"), size, w - 2 * pad)
-    y += int(size * 2)
+    y = _paragraph(c, x0 + w / 2, y, tr("Played alone:"), size, w - 2 * pad, color=MUTED)
     parts: list[Part] = [("t", "+1"), ("i", "res"), ("t", tr("or")), ("t", "+1"), ("i", "tile")]
-    _rich_line(c, x0 + w / 2, y, parts, size + 1, bold=True)
+    return _rich_lines(c, x0 + w / 2, y, parts, size + 1, w - 2 * pad, bold=True)
 
 
-def _character_card(c: Canvas, box: Box, cid: int) -> None:
+def _character_card(c: Canvas, box: Box, cid: int) -> float:
     x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
+    w = x1 - x0
     ch = CHARACTERS[cid]
     paste_face(c, ch.color, box)
-    icons.person(c, x0 + w * 0.3, y0 + h * 0.16, w * 0.26, BUILDING_TEXT[ch.color])
-    label_plate(c, ch.color, (x0 + w * 0.66, y0 + h * 0.16), f"{ch.color}#{cid}", int(w * 0.14))
-    pad = int(w * 0.07)
-    panel = (x0 + pad, y0 + int(h * 0.32), x1 - pad, y1 - pad)
+    top = int(w * 0.34)
+    icons.person(c, x0 + w * 0.28, y0 + top * 0.5, w * 0.24, BUILDING_TEXT[ch.color])
+    label_plate(c, ch.color, (x0 + w * 0.64, y0 + top * 0.5), f"{ch.color}#{cid}",
+                max(CARD_TEXT, int(w * 0.14)))
+    pad = card_pad(w)
+    panel = (x0 + pad, y0 + top, x1 - pad, y1 - pad)
     _info_panel(c, panel)
-    size = max(10, int(w * 0.085))
+    size = max(CARD_TEXT, int(w * 0.075))
     cx = (panel[0] + panel[2]) / 2
-    y = float(panel[1] + pad)
     inner = panel[2] - panel[0] - 2 * pad
-    _fitted(c, cx, y, tr("Start with"), size, inner)
-    y += int(size * 1.4)
-    _centered_items(c, cx, y + size * 0.6, reward_items(ch.start), size)
-    y += int(size * 1.8)
+    y = _paragraph(c, cx, panel[1] + pad, tr("Start with"), size, inner, color=MUTED)
+    y = _rich_lines(c, cx, y, _reward_parts(reward_items(ch.start)), size, inner, bold=True)
     c.d.line((panel[0] + pad, y, panel[2] - pad, y), fill=MUTED)
     y += size // 2
-    _fitted(c, cx, y, tr("Bonus each time you"), size, inner)
-    y += int(size * 2.1)
+    y = _paragraph(c, cx, y, tr("Bonus each time you"), size, inner, color=MUTED)
     parts: list[Part] = [("t", tr(TRIGGER_NAME[ch.trigger].lower()))]
-    _rich_line(c, cx, y, parts + _reward_parts(reward_items(ch.reward)), size + 1, bold=True)
+    return _rich_lines(c, cx, y, parts + _reward_parts(reward_items(ch.reward)), size + 1,
+                       inner, bold=True)

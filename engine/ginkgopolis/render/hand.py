@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.ginkgopolis.cards import is_urbanization
 from engine.ginkgopolis.render import icons
-from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, fit_text
-from engine.ginkgopolis.render.cardart import draw_card
+from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text, text_width
+from engine.ginkgopolis.render.cardart import card_height, draw_card, wrap
 from engine.ginkgopolis.render.city import owner_color
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
@@ -30,12 +30,16 @@ View = dict[str, Any]
 WIDTH = 1100
 MARGIN = 14
 HEADER_H = 56
-CARD_W, CARD_H = 190, 268
-SIDE_W = 1100 - 4 * CARD_W - 3 * 12 - 3 * MARGIN  # the hand of 4 fills the rest
+# Every word and number is at least TEXT px: 11 px once Discord shows the image 550 wide.
+TEXT = 22
+CARDS_PER_ROW = 4
+CARD_GAP = 16
+CARD_W = (WIDTH - 2 * MARGIN - (CARDS_PER_ROW - 1) * CARD_GAP) // CARDS_PER_ROW
+CAPTION_LINES = 2  # under a card: where it stands in the city, wrapped
 TILE = 72
 TILE_GAP = 10
-TILES_PER_ROW = 6
-CARD_GAP = 12
+TITLE_H = 40
+SCREEN_ROWS = 3
 
 
 @dataclass(frozen=True)
@@ -55,53 +59,77 @@ def _row_cards(view: View) -> list[Any]:
     return packet if packet else list(me["hand"])
 
 
-def hand_layout(view: View) -> HandLayout:
-    """Where render_private puts everything, for drawing and for tests."""
-    me = view.get("me")
-    seat = view.get("seat")
-    if me is None or seat is None:
+def _caption_h() -> int:
+    return CAPTION_LINES * int(TEXT * 1.25) + 8
+
+
+def _screen_h() -> int:
+    return TITLE_H + 12 + SCREEN_ROWS * 48 + 2 * int(TEXT * 1.4) + 12
+
+
+def hand_layout(view: View, *, locale: str = "en") -> HandLayout:
+    """Where render_private puts everything, for drawing and for tests (card heights
+    follow their words, so they depend on ``locale``)."""
+    _require_seat(view)
+    with language(locale):
+        return _layout(view)
+
+
+def _require_seat(view: View) -> None:
+    if view.get("me") is None or view.get("seat") is None:
         raise ValueError(
             "render_private needs a seat's view (view(state, seat)), not the public one"
         )
-    player = view["players"][int(seat)]
-    n = len(_row_cards(view))
-    room = WIDTH - 3 * MARGIN - SIDE_W
-    scale = min(1.0, (room + CARD_GAP) / max(1, n) / (CARD_W + CARD_GAP))
-    cw, ch = int(CARD_W * scale), int(CARD_H * scale)
-    top = HEADER_H + MARGIN + 32
-    cards = tuple(
-        (MARGIN + i * (cw + CARD_GAP), top, MARGIN + i * (cw + CARD_GAP) + cw, top + ch)
-        for i in range(n)
-    )
-    screen = (WIDTH - MARGIN - SIDE_W, top, WIDTH - MARGIN, top + CARD_H)
-    tiles_rows = max(1, -(-len(me["tiles"]) // TILES_PER_ROW))
+
+
+def _layout(view: View) -> HandLayout:
+    me = view["me"]
+    player = view["players"][int(view["seat"])]
+    row = _row_cards(view)
+    # Cards of a row share the height of the one with the most words.
+    ch = max([card_height(card, CARD_W) for card in row] or [0])
+    y = HEADER_H + MARGIN + TITLE_H
+    cards: list[Box] = []
+    for i in range(len(row)):
+        col, r = i % CARDS_PER_ROW, i // CARDS_PER_ROW
+        x = MARGIN + col * (CARD_W + CARD_GAP)
+        top = y + r * (ch + _caption_h() + MARGIN)
+        cards.append((x, top, x + CARD_W, top + ch))
+    rows = max(1, -(-len(row) // CARDS_PER_ROW))
+    y += rows * (ch + _caption_h() + MARGIN) if row else TEXT * 2
     half = (WIDTH - 3 * MARGIN) // 2
-    front_w = WIDTH - 3 * MARGIN - half
-    lower_h = max(40 + tiles_rows * (TILE + TILE_GAP), panel_height(player, front_w, minimum=2))
-    y = top + CARD_H + 30 + MARGIN
-    tiles_area = (MARGIN, y, MARGIN + half, y + lower_h)
+    per_row = max(1, (half - 28 + TILE_GAP) // (TILE + TILE_GAP))
+    tiles_rows = max(1, -(-len(me["tiles"]) // per_row))
+    lower_h = max(_screen_h(), TITLE_H + 16 + tiles_rows * (TILE + TILE_GAP))
+    screen = (MARGIN, y, MARGIN + half, y + lower_h)
+    tx = 2 * MARGIN + half
+    tiles_area = (tx, y, WIDTH - MARGIN, y + lower_h)
     tiles = tuple(
         (
-            MARGIN + 14 + (i % TILES_PER_ROW) * (TILE + TILE_GAP),
-            y + 40 + (i // TILES_PER_ROW) * (TILE + TILE_GAP),
-            MARGIN + 14 + (i % TILES_PER_ROW) * (TILE + TILE_GAP) + TILE,
-            y + 40 + (i // TILES_PER_ROW) * (TILE + TILE_GAP) + TILE,
+            tx + 14 + (i % per_row) * (TILE + TILE_GAP),
+            y + TITLE_H + 10 + (i // per_row) * (TILE + TILE_GAP),
+            tx + 14 + (i % per_row) * (TILE + TILE_GAP) + TILE,
+            y + TITLE_H + 10 + (i // per_row) * (TILE + TILE_GAP) + TILE,
         )
         for i in range(len(me["tiles"]))
     )
-    front = (2 * MARGIN + half, y, WIDTH - MARGIN, y + lower_h)
-    return HandLayout((WIDTH, y + lower_h + MARGIN), cards, tiles, screen, tiles_area, front)
+    y += lower_h + MARGIN
+    front_w = WIDTH - 2 * MARGIN
+    front = (MARGIN, y, WIDTH - MARGIN, y + panel_height(player, front_w, minimum=2))
+    return HandLayout((WIDTH, front[3] + MARGIN), tuple(cards), tiles, screen, tiles_area,
+                      front)
 
 
 def render_private(view: View, *, names: list[str] | None = None, locale: str = "en") -> bytes:
     """PNG for the seat whose view this is (``view(state, seat)``, with ``"me"``);
     ``names`` (by seat) puts the player's own name in the header; words in ``locale``."""
+    _require_seat(view)
     with language(locale):
         return _private(view, names)
 
 
 def _private(view: View, names: list[str] | None) -> bytes:
-    lay = hand_layout(view)
+    lay = _layout(view)
     me = view["me"]
     seat = int(view["seat"])
     player = view["players"][seat]
@@ -145,27 +173,24 @@ def _private(view: View, names: list[str] | None) -> bytes:
 def _header(c: Canvas, view: View, player: dict[str, Any], name: str) -> None:
     c.d.rectangle((0, 0, WIDTH, HEADER_H), fill=INK)
     cy = HEADER_H // 2
-    x = MARGIN + 4
-    x += c.text((x, cy), "Ginkgopolis", 28, WHITE, anchor="lm", bold=True) + 20
-    badge(c, x + 16, cy, 32, str(player["color"]), on_dark=True)
-    x += 40
-    name = fit_text(name, 260, 22, bold=True)
-    x += c.text(
-        (x, cy),
-        f"{name} ({player_letter(str(player['color']))})",
-        22,
-        WHITE,
-        anchor="lm",
-        bold=True,
-    )
-    c.text((x + 14, cy), tr("- private: only you see this"), 18, (200, 196, 186), anchor="lm")
     label = tr("Character draft") if view.get("phase") == "draft" else tr("Round {n}",
                                                                           n=view.get("round"))
-    c.text((WIDTH - MARGIN, cy), label, 22, HIGHLIGHT, anchor="rm", bold=True)
+    right = WIDTH - MARGIN - c.text((WIDTH - MARGIN, cy), label, TEXT, HIGHLIGHT, anchor="rm",
+                                    bold=True) - 16
+    x = MARGIN + 4
+    x += c.text((x, cy), "Ginkgopolis", 28, WHITE, anchor="lm", bold=True) + 20
+    badge(c, x + 18, cy, 36, str(player["color"]), on_dark=True)
+    x += 44
+    name = fit_text(name, 260, TEXT, bold=True)
+    x += c.text((x, cy), f"{name} ({player_letter(str(player['color']))})", TEXT, WHITE,
+                anchor="lm", bold=True)
+    note = tr("- private: only you see this")
+    if x + 14 + text_width(note, TEXT) <= right:  # a long name leaves no room: it goes
+        c.text((x + 14, cy), note, TEXT, (200, 196, 186), anchor="lm")
 
 
 def _section_title(c: Canvas, x: int, y: int, text: str) -> None:
-    c.text((x, y + 4), text, 20, INK, anchor="la", bold=True)
+    c.text((x, y + 4), text, TEXT, INK, anchor="la", bold=True)
 
 
 def _card(c: Canvas, box: Box, card: Any, chosen: bool, view: View) -> None:
@@ -174,9 +199,11 @@ def _card(c: Canvas, box: Box, card: Any, chosen: bool, view: View) -> None:
         c.d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=14, fill=HIGHLIGHT)
     draw_card(c, box, card)
     caption = tr("CHOSEN") if chosen else _city_caption(view, card)
-    size = fit_size(caption, x1 - x0 + 12, 14, bold=chosen, minimum=9)
-    c.text(((x0 + x1) / 2, y1 + 8), caption, size, INK if chosen else MUTED, anchor="ma",
-           bold=chosen)
+    y: float = y1 + 8
+    for line in wrap(caption, TEXT, x1 - x0 + CARD_GAP - 4, bold=chosen)[:CAPTION_LINES]:
+        c.text(((x0 + x1) / 2, y), line, TEXT, INK if chosen else MUTED, anchor="ma",
+               bold=chosen)
+        y += TEXT * 1.25
 
 
 def _city_caption(view: View, card: Any) -> str:
@@ -195,36 +222,32 @@ def _city_caption(view: View, card: Any) -> str:
 def _screen_box(c: Canvas, box: Box, p: dict[str, Any]) -> None:
     x0, y0, x1, _y1 = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    c.text(((x0 + x1) / 2, y0 + 12), tr("Behind your screen"), 17, INK, anchor="ma", bold=True)
+    c.text((x0 + 14, y0 + 10), tr("Behind your screen"), TEXT, INK, anchor="la", bold=True)
     rows = [
         ("sp", tr("success points"), shown(p.get("sp"))),
         ("res", tr("resources"), shown(p.get("screen_res"))),
         ("tile", tr("tiles"), shown(p.get("tiles"))),
     ]
-    y = y0 + 60
+    y = y0 + TITLE_H + 12 + 24
     for kind, label, value in rows:
         icons.item(c, kind, x0 + 34, y, 30)
         c.text((x0 + 62, y), value, 30, INK, anchor="lm", bold=True)
-        c.text((x0 + 112, y), label, 16, MUTED, anchor="lm")
+        c.text((x0 + 112, y), label, TEXT, MUTED, anchor="lm")
         y += 48
-    left = int(p.get("new_hand", 0))
-    line = tr("New Hand tokens left: {n}", n=left)
-    c.text((x0 + 20, y), line, fit_size(line, x1 - x0 - 30, 15, minimum=10), INK, anchor="lm")
-    y += 26
-    c.text(
-        (x0 + 20, y),
-        tr("In the city: {a} of {b} resources", a=p.get("on_board", 0), b=p.get("total_res")),
-        15,
-        INK,
-        anchor="lm",
-    )
+    y -= 10
+    for line in (tr("New Hand tokens left: {n}", n=int(p.get("new_hand", 0))),
+                 tr("In the city: {a} of {b} resources", a=p.get("on_board", 0),
+                    b=p.get("total_res"))):
+        c.text((x0 + 20, y), fit_text(line, x1 - x0 - 30, TEXT), TEXT, INK, anchor="la")
+        y += int(TEXT * 1.4)
 
 
 def _tiles_box(c: Canvas, box: Box, me: dict[str, Any]) -> None:
-    x0, y0, _, _ = box
+    x0, y0, x1, _ = box
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     n = len(me["tiles"])
-    c.text((x0 + 14, y0 + 10), tr("Tiles behind your screen ({n})", n=n), 18, INK, anchor="la",
-           bold=True)
+    title = tr("Tiles behind your screen ({n})", n=n)
+    c.text((x0 + 14, y0 + 10), fit_text(title, x1 - x0 - 28, TEXT, bold=True), TEXT, INK,
+           anchor="la", bold=True)
     if not n:
-        c.text((x0 + 14, y0 + 50), tr("none"), 16, MUTED, anchor="la")
+        c.text((x0 + 14, y0 + TITLE_H + 14), tr("none"), TEXT, MUTED, anchor="la")

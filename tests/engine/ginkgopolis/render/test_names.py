@@ -106,8 +106,9 @@ def test_the_private_image_speaks_french_and_names_its_player() -> None:
     assert png(render_private(view, locale="en")).tobytes() == en.tobytes()
     fr = png(render_private(view, locale="fr"))
     named = png(render_private(view, names=["A", "Jürgen", "C", "D"], locale="fr"))
-    lay = hand_layout(view)
-    assert en.size == fr.size
+    lay = hand_layout(view, locale="fr")
+    # Cards are as tall as their words need: French runs longer.
+    assert en.size == hand_layout(view).size and fr.size == lay.size
     assert not same(en, fr, (0, 0, fr.width, 56))  # the header's words
     x0, y0, _, _ = lay.front  # the player's panel names them
     assert not same(fr, named, (x0 + 40, y0 + 8, x0 + 200, y0 + 36))

@@ -20,6 +20,7 @@ from engine.ginkgopolis.render import (
     board_layout,
     final,
     final_layout,
+    hand_layout,
     panel,
     render_board,
     render_final,
@@ -167,6 +168,36 @@ def test_every_breakdown_text_of_the_final_image_reads_11_px_and_is_not_clipped(
                     assert f"{ln['detail']['card']} +{ln['points']}" in drawn
                 if ln["key"] == "district":
                     assert f"+{ln['points']}" in drawn
+
+
+def _private_views() -> list[dict[str, Any]]:
+    """A hand, a late seat with many tiles, and a draft packet."""
+    rich = late5()
+    rich.players[0].tiles = ["B12", "R7", "Y3", "Y19", "B2", "R20", "R1", "B9"]
+    return [GAME.view(early(), 1), GAME.view(played(4, 5, stop_round=9)[0], 3),
+            GAME.view(rich, 0), GAME.view(GAME.setup(4, {}, 2), 0)]
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_every_text_of_the_private_image_reads_11_px(locale: str) -> None:
+    for view in _private_views():
+        lay = hand_layout(view, locale=locale)
+        with recorded() as calls:
+            data = render_private(view, names=NAMES[:len(view["players"])], locale=locale)
+        assert Image.open(io.BytesIO(data)).size == lay.size
+        assert len(calls) > 40
+        small = sorted({(t, s) for t, s, *_ in calls if read_px(s, lay.size[0]) < READ_PX})
+        assert not small
+        # The card's words stay on the card: none is drawn below its bottom edge.
+        for box in lay.cards:
+            on_card = [(t, y) for t, _s, x, y in calls if box[0] <= x <= box[2] and
+                       box[1] <= y <= box[3] + 200]
+            below = [t for t, y in on_card if box[3] - 8 < y <= box[3] + 4]
+            assert not below, below
+        # The boxes' words too, and nothing is cut short.
+        assert not [t for t, *_ in calls if t.endswith("…")]
+        name = NAMES[int(view["seat"])]
+        assert any(t.startswith(name) for t, *_ in calls)
 
 
 def test_the_last_timelapse_frame_shows_the_final_scores() -> None:
