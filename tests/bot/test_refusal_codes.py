@@ -139,12 +139,15 @@ def _french_reads(game: str, exc: Exception, typed: str) -> None:
     # A template that failed on the engine's real values would fall back to its message.
     assert english not in text, (exc.code, text)
     assert "pas possible maintenant" in text or "pas compris" in text, text
+    assert RENDERER.refusal(refused, locale="en", game=game)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_refusal_met_in_a_played_game_reads_in_french(game: str) -> None:
-    """The engines' real values fill the French entries: typos and stale moves at every
-    step of a seeded game are refused in French, never by the English fallback."""
+def test_every_refusal_met_in_a_played_game_reads_in_french(
+        game: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The engines' real values fill the entries: typos and stale moves at every step of
+    a seeded game are refused in French, never by the English fallback, and no template
+    of either locale fails on them."""
     from engine.core import IllegalAction, ParseError, Rng, get_game
 
     engine = get_game(game)
@@ -176,3 +179,4 @@ def test_every_refusal_met_in_a_played_game_reads_in_french(game: str) -> None:
         stale += legal[:3]
         engine.apply(state, seat, legal[rng.randbelow(len(legal))])
     assert len(seen) >= 4, seen  # the walk met several kinds of refusal
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.text"] == []
