@@ -78,3 +78,17 @@ def test_the_neotopia_view_says_bonus_tokens_in_words(locale: str, words: str) -
     text = Renderer().render_template("view", {"view": view, "names": NAMES},
                                       locale=locale, game="neotopia")
     assert words in text and "building permits" not in text, text
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_ginkgopolis_view_ties_the_grid_s_owner_numbers_to_names(locale: str) -> None:
+    """The grid marks an owner by seat number: each player's line says which is theirs,
+    and the phase is in words."""
+    engine = get_game("ginkgopolis")
+    state = engine.setup(3, {}, 2)
+    text = Renderer().render_template("view", {"view": engine.view(state, 0), "names": NAMES},
+                                      locale=locale, game="ginkgopolis")
+    lines = text.splitlines()
+    for seat, name in enumerate(NAMES):
+        assert any(line.startswith(f"{seat + 1}. {name} (") for line in lines), text
+    assert "(draft)" not in text
