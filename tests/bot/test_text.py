@@ -119,7 +119,7 @@ def test_the_ginkgopolis_text_board_keeps_its_columns_and_fits_80(locale: str) -
             assert row[start:start + 8].strip() == f"({letter})"
 
 
-@pytest.mark.parametrize("game", ["ginkgopolis", "skybridge", None])
+@pytest.mark.parametrize("game", ["ginkgopolis", "quadropolis", "neotopia", "skybridge", None])
 @pytest.mark.parametrize("reason", ["illegal", "not_legal"])
 def test_an_illegal_move_is_never_said_twice(game: str | None, reason: str) -> None:
     from bot.service.errors import Refused
