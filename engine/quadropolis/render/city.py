@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas, text_width
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, text_width
 from engine.quadropolis.render.model import Allocation, Board, Placed, Player
 from engine.quadropolis.render.palette import (
     DISTRICT_TINT,
@@ -75,7 +75,7 @@ def draw_city(
     allocation: Allocation | None = None,
 ) -> None:
     _ground(c, board, lay)
-    label = max(15, int(lay.margin * 0.7))
+    label = max(MIN_TEXT, int(lay.margin * 0.7))
     if board.expert:
         _expert_labels(c, board, lay, label)
     for i in range(lay.cols):
@@ -169,7 +169,7 @@ def _placed(c: Canvas, box: Box, placed: Placed) -> None:
         return
     # Otherwise one icon per kind with its count, so that every kind stays visible; the
     # icons shrink (never the digits) until the strip fits the tile.
-    size = 15
+    size = MIN_TEXT
     while True:
         widths = [step + text_width(f"{n}", size, bold=True) + 2 for _, n in counts]
         # (The strip may reach a few pixels into the gap beside the tile.)

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.quadropolis.render import icons
 from engine.quadropolis.render.board import HEADER_H, MARGIN, WIDTH, draw_header
-from engine.quadropolis.render.canvas import Box, Canvas, clip_text
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip_text
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
 from engine.quadropolis.render.model import Allocation, Board, Tile
 from engine.quadropolis.render.palette import (
@@ -194,10 +194,11 @@ def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
                   e=entry.get("unplaced_energy", 0))
     if entry.get("absorbed"):
         unplaced += tr(" ({n} in parks)", n=entry["absorbed"])
-    c.text((x0 + 18, fy), clip_text(unplaced, x1 - x0 - 30, 15), 15, MUTED, anchor="lm")
+    c.text((x0 + 18, fy), clip_text(unplaced, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED, anchor="lm")
     ties = tr("tie-breaks: {i} inh. placed, {e} empty", i=entry.get("inhabitants_placed", 0),
               e=entry.get("empty_spaces", 0))
-    c.text((x0 + 18, fy + 22), clip_text(ties, x1 - x0 - 30, 15), 15, MUTED, anchor="lm")
+    c.text((x0 + 18, fy + 22), clip_text(ties, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED,
+           anchor="lm")
 
 
 def _legend(c: Canvas, box: Box) -> None:

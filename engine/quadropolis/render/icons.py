@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from engine.quadropolis.render.canvas import Canvas
+from engine.quadropolis.render.canvas import MIN_TEXT, Canvas
 from engine.quadropolis.render.palette import (
     ENERGY,
     INHABITANT,
@@ -106,7 +106,7 @@ def urbanist(c: Canvas, cx: float, cy: float, size: float) -> None:
         fill=URBANIST,
         outline=WHITE,
     )
-    c.text((cx, cy + r * 0.42), "U", max(15, int(size * 0.42)), WHITE, anchor="mm", bold=True)
+    c.text((cx, cy + r * 0.42), "U", max(MIN_TEXT, int(size * 0.42)), WHITE, anchor="mm", bold=True)
 
 
 def badge(
@@ -119,7 +119,7 @@ def badge(
     fill = player_fill(color)
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK,
                 width=max(1, int(size / 14)))
-    c.text((cx, cy), player_letter(color), max(15, int(size * 0.6)), readable_on(fill),
+    c.text((cx, cy), player_letter(color), max(MIN_TEXT, int(size * 0.6)), readable_on(fill),
            anchor="mm", bold=True)
 
 
@@ -137,9 +137,9 @@ def architect(
     c.d.rounded_rectangle((cx - w, cy - h, cx + w, cy + h), radius=max(3, int(size / 6)),
                           fill=fill, outline=INK, width=max(1, int(size / 16)))
     if color is None or not letter:
-        c.text((cx, cy), str(number), max(15, int(size * 0.6)), ink, anchor="mm", bold=True)
+        c.text((cx, cy), str(number), max(MIN_TEXT, int(size * 0.6)), ink, anchor="mm", bold=True)
         return
-    c.text((cx, cy - h * 0.34), str(number), max(15, int(size * 0.48)), ink, anchor="mm",
+    c.text((cx, cy - h * 0.34), str(number), max(MIN_TEXT, int(size * 0.48)), ink, anchor="mm",
            bold=True)
-    c.text((cx, cy + h * 0.5), player_letter(color), max(15, int(size * 0.38)), ink,
+    c.text((cx, cy + h * 0.5), player_letter(color), max(MIN_TEXT, int(size * 0.38)), ink,
            anchor="mm", bold=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas, clip_text
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip_text
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
 from engine.quadropolis.render.model import Allocation, Board, Player
 from engine.quadropolis.render.palette import (
@@ -81,5 +81,5 @@ def counts(c: Canvas, p: Player, x: int, cy: int, *, show_architects: bool, size
                 icons.architect(c, x + 12, cy, 30, n, p.color, letter=False)
                 x += 27
         else:
-            x += c.text((x, cy), tr("all architects played"), 15, MUTED, anchor="lm")
+            x += c.text((x, cy), tr("all architects played"), MIN_TEXT, MUTED, anchor="lm")
     return x

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas
 from engine.quadropolis.render.geometry import SITE_SIZE
 from engine.quadropolis.render.model import Board
 from engine.quadropolis.render.palette import (
@@ -106,7 +106,7 @@ def draw_site(c: Canvas, board: Board, lay: SiteLayout) -> None:
                 c.d.line([(cx - k, cy + k), (cx + k, cy - k)], fill=MUTED, width=3)
             else:
                 label = slot_name(side, i)
-                c.text((cx, cy), label, max(15, int(lay.band * 0.4)), MUTED, anchor="mm",
+                c.text((cx, cy), label, max(MIN_TEXT, int(lay.band * 0.4)), MUTED, anchor="mm",
                        bold=True)
     for i, a in enumerate(board.architects):
         cx, cy = lay.slot_center(a.side, a.index)

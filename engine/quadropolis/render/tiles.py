@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas
 from engine.quadropolis.render.model import Tile
 from engine.quadropolis.render.palette import (
     EMPTY_SPACE,
@@ -142,13 +142,13 @@ def draw_tile(
         w = x1 - x0
     h = y1 - y0
     paste_face(c, tile.kind, box, grey=grey)
-    size = max(15, int(min(w, h) * (0.34 if details else 0.44)))
+    size = max(MIN_TEXT, int(min(w, h) * (0.34 if details else 0.44)))
     cx, cy = x0 + w / 2, y0 + h / 2
     if details:
         cy = y0 + h * 0.42
     elif floors > 1:
         # A small stack: the letter moves up and left, clear of the floors badge.
-        size = max(15, int(min(w, h) * 0.4))
+        size = max(MIN_TEXT, int(min(w, h) * 0.4))
         cx, cy = x0 + w * 0.38, y0 + h * 0.38
     letter_plate(c, tile.kind, cx, cy, size, grey=grey, letter=letter_of(tile))
     if floors > 1 and details:
@@ -171,7 +171,7 @@ def floors_badge(c: Canvas, right: int, top: int, floors: int, size: int) -> Non
     w = size
     c.d.rounded_rectangle((right - w - 2, top + 2, right - 2, top + w + 2), radius=4, fill=INK,
                           outline=WHITE)
-    c.text((right - 2 - w / 2, top + 2 + w / 2), str(floors), max(15, int(size * 0.8)), WHITE,
+    c.text((right - 2 - w / 2, top + 2 + w / 2), str(floors), max(MIN_TEXT, int(size * 0.8)), WHITE,
            anchor="mm", bold=True)
 
 
@@ -191,7 +191,7 @@ def _production(c: Canvas, box: Box, tile: Tile, icon: int) -> None:
 
 
 def _points(c: Canvas, right: int, top: int, vp: int, icon: int) -> None:
-    size = max(15, int(icon * 0.9))
+    size = max(MIN_TEXT, int(icon * 0.9))
     c.d.rounded_rectangle((right - icon * 1.9, top, right, top + icon + 2), radius=3, fill=WHITE,
                           outline=INK)
     icons.star(c, right - icon * 1.4, top + 1 + icon / 2, icon * 0.95)
@@ -223,7 +223,7 @@ def draw_back(c: Canvas, box: Box) -> None:
     r = min(w, h) * 0.24
     cx, cy = x0 + w / 2, y0 + h / 2
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TILE_BACK, outline=WHITE, width=2)
-    c.text((cx, cy), "?", max(15, int(min(w, h) * 0.32)), WHITE, anchor="mm", bold=True)
+    c.text((cx, cy), "?", max(MIN_TEXT, int(min(w, h) * 0.32)), WHITE, anchor="mm", bold=True)
 
 
 def draw_empty(c: Canvas, box: Box, fill: RGB = EMPTY_SPACE, label: str = "") -> None:
@@ -233,5 +233,5 @@ def draw_empty(c: Canvas, box: Box, fill: RGB = EMPTY_SPACE, label: str = "") ->
     c.d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius(w, h), fill=fill,
                           outline=shade(fill, 0.8), width=1)
     if label:
-        c.text((x0 + w / 2, y0 + h / 2), label, max(15, int(min(w, h) * 0.3)), MUTED,
+        c.text((x0 + w / 2, y0 + h / 2), label, max(MIN_TEXT, int(min(w, h) * 0.3)), MUTED,
                anchor="mm", bold=True)
