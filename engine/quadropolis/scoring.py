@@ -53,9 +53,10 @@ class Building:
         return self.type not in ("park", "monument")
 
     @property
-    def absorbs(self) -> int:
-        # L336: a park takes 1 energy against pollution; a square does not (L617).
-        return 1 if self.type == "park" and not self.square else 0
+    def absorbs(self) -> bool:
+        """Whether it takes one energy barrel against pollution: a park does (L336), a
+        square does not (L617)."""
+        return self.type == "park" and not self.square
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,7 +93,7 @@ def city_of(state: State, seat: int) -> City:
         buildings.append(
             Building(
                 row=row, col=col, type=top.type,
-                floors=len(stack) if top.stackable else 1,
+                floors=len(stack),  # only a stackable type is ever stacked (rules.py)
                 vp=top.vp, square=top.square,
             )
         )

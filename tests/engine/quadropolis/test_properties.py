@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from engine.core.conformance import canonical, run_conformance
 from engine.core.rng import Rng
 from engine.quadropolis import GAME
+from engine.quadropolis.scoring import city_of
 from engine.quadropolis.state import State
-from engine.quadropolis.tiles import all_tiles, round_tiles
+from engine.quadropolis.tiles import TILES, all_tiles, round_tiles
 from tests.engine.quadropolis.helpers import accounted
 
 SEATS = st.integers(min_value=2, max_value=4)
@@ -47,6 +48,20 @@ def _face_down_ids(state: State) -> list[str]:
             if t is not None and not state.face_up[r][c]]
 
 
+def _check_stacks(state: State, seat: int) -> None:
+    """A stack is one type, several floors only of a stackable one, and the city that
+    scoring sees has each building as tall as its stack."""
+    stacks = {(r, c): stack for r, c, stack in state.players[seat].stacks()}
+    for stack in stacks.values():
+        assert len({TILES[t].type for t in stack}) == 1
+        assert len(stack) == 1 or TILES[stack[0]].stackable
+    city = city_of(state, seat)
+    assert {(b.row, b.col): b.floors for b in city.buildings} == {
+        where: len(stack) for where, stack in stacks.items()}
+    for b in city.buildings:
+        assert b.absorbs == (b.type == "park" and not b.square)
+
+
 @settings(max_examples=12, deadline=None)
 @given(seats=SEATS, mode=MODES, squares=st.booleans(), seed=SEEDS)
 def test_every_tile_is_accounted_for_and_no_view_shows_a_face_down_one(
@@ -58,6 +73,8 @@ def test_every_tile_is_accounted_for_and_no_view_shows_a_face_down_one(
     steps = 0
     while GAME.outcome(state) is None:
         assert sorted(accounted(state)) == sorted(_dealt(state))
+        for s in range(seats):
+            _check_stacks(state, s)
         hidden = _face_down_ids(state)
         for seat in [None, *range(seats)]:
             text = canonical(GAME.view(state, seat))
