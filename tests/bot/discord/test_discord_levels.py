@@ -48,3 +48,24 @@ async def test_the_level_select_speaks_french_at_a_french_table(world: World) ->
         "Bot facile (joue au hasard)", "Bot normal (le meilleur coup immédiat)",
         "Bot difficile (réfléchit à l'avance)"]
     assert select.placeholder == "Ajouter un bot d'un autre niveau…"
+
+
+async def test_a_hard_bot_plays_from_its_worker_pool_and_the_channel_names_its_level(
+        world: World) -> None:
+    info = await open_table(world, "skybridge", humans=1)
+    table = info.id
+    alice = world.people[0]
+    await alice.select(world.status_message(table), ["hard"], custom_id=f"urb:lb:{table}")
+    await alice.click(world.status_message(table), custom_id=f"urb:l:start:{table}")
+    for _ in range(2):
+        await world.service.settle(table)
+        await world.play_by_dm(table, alice)
+    await world.service.settle(table)
+    await world.flush()
+    assert world.service.thinker.started  # the search ran in worker processes
+    log = await world.service.log(table)
+    assert len([e for e in log if e.source == "bot"]) >= 2
+    assert {e.level for e in log if e.source == "bot"} == {"hard"}
+    assert any("Bot 1 (hard) plays" in m.content for m in world.channel_messages())
+    report = await world.service.verify(table)
+    assert report.ok, report.problem
