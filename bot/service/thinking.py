@@ -101,9 +101,13 @@ class Thinker:
 
     def __init__(self, *, pooled: frozenset[str] = POOLED_KINDS,
                  executor: Callable[[], Executor] = _process_pool,
-                 inline: bool = False, timeout: float = THINK_SECONDS) -> None:
+                 inline: bool = False, timeout: float = THINK_SECONDS,
+                 workers: int = WORKERS) -> None:
         self.pooled = pooled
         self.timeout = timeout
+        # As many choices in the executor as it has workers: the others wait here, so the
+        # timeout counts a choice's own thinking, never its wait behind other tables'.
+        self._slots = asyncio.Semaphore(workers)
         self._factory = executor
         self._executor: Executor | None = None
         self._starting = asyncio.Lock()
@@ -134,6 +138,10 @@ class Thinker:
         """The action's JSON form; None when the worker died or thought past ``timeout``
         (the pool is rebuilt for the next choice). An exception the AI raised is raised
         here."""
+        async with self._slots:
+            return await self._choose(job)
+
+    async def _choose(self, job: ThinkJob) -> dict[str, Any] | None:
         executor = await self._ready()
         try:
             return await asyncio.wait_for(

@@ -58,10 +58,10 @@ async def table_of(service: TableService, game: str, *, humans: int, bots: int,
     return info.id
 
 
-async def seen(count: int) -> list[tuple[int, int]]:
+async def seen(count: int, tries: int = 2000) -> list[tuple[int, int]]:
     """What the gated AI saw, once it has begun ``count`` choices (it runs in a thread;
     waited for, never timed: a bound only keeps a broken test from hanging)."""
-    for _ in range(2000):
+    for _ in range(tries):
         if len(thinkgame.SEEN) >= count:
             break
         await asyncio.sleep(0.005)
@@ -271,3 +271,18 @@ async def test_a_bot_seat_given_to_a_person_while_it_thinks_is_not_played(
     assert await store.load_actions(table) == []
     info = await gated.info(table)
     assert 1 in info.waiting and not info.seats[1].is_bot
+
+
+async def test_choices_beyond_the_workers_wait_outside_the_executor_and_its_timeout() -> None:
+    thinker = Thinker(pooled=frozenset({"gated"}), workers=1,
+                      executor=lambda: ThreadPoolExecutor(max_workers=2))
+    jobs = [job_for("fakethink", seat, 4, kind="gated") for seat in (0, 1)]
+    both = asyncio.gather(*(thinker.choose(job) for job in jobs))
+    assert await seen(1) == [(0, 0)]
+    # The executor could run both, but the second waits for a slot (so a long queue of
+    # tables is never taken for a stuck worker): a while later, still one choice begun.
+    assert await seen(2, tries=40) == [(0, 0)]
+    thinkgame.GATE.set()
+    assert await both == [choose_json(job) for job in jobs]
+    assert thinkgame.SEEN == [(0, 0), (1, 0), (0, 0), (1, 0)]  # the last two: choose_json
+    thinker.shutdown()
