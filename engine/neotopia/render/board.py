@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, fit_size
 from engine.neotopia.render.cards import card_back, draw_card
 from engine.neotopia.render.geometry import HexLayout, fit_layout
 from engine.neotopia.render.hexboard import draw_city, footprint
@@ -19,7 +19,7 @@ from engine.neotopia.render.palette import (
     INK,
     WHITE,
 )
-from engine.neotopia.render.panels import draw_legend, draw_players
+from engine.neotopia.render.panels import LEGEND_ROW, PLAYER_H, draw_legend, draw_players
 from engine.neotopia.render.tracks import draw_tracks, track_rows, tracks_height
 from engine.neotopia.render.words import language, tr
 
@@ -27,13 +27,13 @@ WIDTH = 1000
 MARGIN = 10
 HEADER_H = 52
 CITY_H = 892
-CARD_W, CARD_H = 184, 176
+CARD_W, CARD_H = 184, 226  # tall enough for a four-cell pattern's letters at MIN_TEXT
 CARD_GAP = 12
 OFFER_TITLE = 30
 PANEL_GAP = 8  # between a corner panel and the city
-PANEL_MIN_W = 270
-PLAYER_MIN_H = 66
-LEGEND_MIN_H = 230
+PANEL_MIN_W = 290
+PLAYER_MIN_H = PLAYER_H
+LEGEND_MIN_H = 8 * LEGEND_ROW + 16
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,10 @@ def layout_of(board: Board) -> BoardLayout:
     city = fit_layout(board.geometry, area)
     obstacles = footprint(board, city)
     players_h, legend_h = panel_heights(board)
-    players = free_corner(obstacles, area, left=True, min_w=PANEL_MIN_W, min_h=players_h)
-    legend = free_corner(obstacles, area, left=False, min_w=PANEL_MIN_W, min_h=legend_h)
+    # The players take the taller corner (top right on the house board: the desert's name
+    # sits top left), the legend the other.
+    players = free_corner(obstacles, area, left=False, min_w=PANEL_MIN_W, min_h=players_h)
+    legend = free_corner(obstacles, area, left=True, min_w=PANEL_MIN_W, min_h=legend_h)
     y = area[3] + MARGIN
     if players is None or legend is None:
         # A board that fills its corners: the panels go side by side under it.
@@ -126,7 +128,8 @@ def draw_board(board: Board) -> Canvas:
     draw_legend(c, lay.legend, board)
     draw_tracks(c, lay.tracks, board)
     x0, y0 = lay.tracks[0], lay.tracks[3] + MARGIN
-    c.text((x0 + 2, y0 + OFFER_TITLE // 2), tr("Project offer"), 18, INK, anchor="lm", bold=True)
+    c.text((x0 + 2, y0 + OFFER_TITLE // 2), tr("Project offer"), MIN_TEXT, INK, anchor="lm",
+           bold=True)
     for box, card in zip(lay.offer, board.offer, strict=True):
         draw_card(c, box, card, grid=board.geometry.grid)
     card_back(c, lay.deck, tr("Deck {n}", n=board.deck))
@@ -166,7 +169,7 @@ def draw_header(c: Canvas, board: Board, width: int, *, title: str = "Neotopia")
         elif board.bonus is not None:
             turn += tr(", using {bonus}", bonus=tr(BONUS_NAME.get(board.bonus, board.bonus)))
         room = width - MARGIN - x - (170 if board.end_triggered else 8)
-        size = fit_size(turn, room, 18, minimum=13)
+        size = fit_size(turn, room, MIN_TEXT, minimum=MIN_TEXT)
         c.text((x, cy), clip(turn, room, size), size, HEADER_LIGHT, anchor="lm")
     if board.end_triggered and board.phase != "over":
         c.text((width - MARGIN - 4, cy), tr("LAST ROUND"), 20, HIGHLIGHT, anchor="rm", bold=True)

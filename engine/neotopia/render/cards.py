@@ -8,7 +8,7 @@ orientation printed in the data; the rulebook lets it turn (six rotations).
 from __future__ import annotations
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, fit_size
 from engine.neotopia.render.geometry import pattern_unit_bounds, unit_xy
 from engine.neotopia.render.model import Card
 from engine.neotopia.render.palette import (
@@ -47,23 +47,24 @@ def draw_card(c: Canvas, box: Box, card: Card, *, owner: str | None = None,
               outline: RGB = PANEL_EDGE, width: int = 2, grid: str = "hex") -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    head = max(22, h // 6)
+    head = max(34, h // 6)
     main = main_colour(card)
     c.d.rounded_rectangle(box, radius=10, fill=PANEL, outline=outline, width=width)
     c.d.rounded_rectangle((x0 + width, y0 + width, x1 - width, y0 + head), radius=8,
                           fill=element_fill(main))
     c.d.rectangle((x0 + width, y0 + head - 8, x1 - width, y0 + head), fill=element_fill(main))
     ink = element_text(main)
-    size = max(10, round(head * 0.62))
+    size = max(MIN_TEXT, round(head * 0.62))
     c.text((x0 + 8, y0 + width + head / 2), card.id, size, ink, anchor="lm", bold=True)
     pts = points_label(card, owner)
     pw = c.text((x1 - 8, y0 + width + head / 2), pts, round(size * 1.15), ink, anchor="rm",
                 bold=True)
     if card.building is not None:
-        _house(c, x1 - 14 - pw - head * 0.45, y0 + width + head / 2, head * 0.7, card.building)
-    name = clip(named(card.type_name, card.type_name_fr), w - 14, max(9, round(head * 0.48)))
-    c.text((x0 + 7, y0 + head + 4), name, max(9, round(head * 0.48)), MUTED, anchor="la")
-    body = (x0 + 6, y0 + head + 6 + round(head * 0.55), x1 - 6, y1 - 6)
+        _house(c, x1 - 14 - pw - head * 0.45, y0 + width + head / 2, head * 0.9, card.building)
+    name_size = max(MIN_TEXT, round(head * 0.48))
+    name = clip(named(card.type_name, card.type_name_fr), w - 14, name_size)
+    c.text((x0 + 7, y0 + head + 4), name, name_size, MUTED, anchor="la")
+    body = (x0 + 6, y0 + head + 8 + round(name_size * 1.2), x1 - 6, y1 - 6)
     draw_pattern(c, body, card, grid=grid)
 
 
@@ -82,7 +83,7 @@ def draw_pattern(c: Canvas, box: Box, card: Card, *, max_radius: float = MAX_HEX
     for q, r, colour in card.pattern:
         ux, uy = unit_xy(grid, q, r)
         pieces.small_hex(c, round(ox + ux * radius, 1), round(oy + uy * radius, 1), radius - 1,
-                         colour, grid=grid)
+                         colour, grid=grid, minimum=MIN_TEXT if radius >= 20 else 8)
 
 
 def _house(c: Canvas, cx: float, cy: float, size: float, colour: str) -> None:
@@ -93,7 +94,7 @@ def _house(c: Canvas, cx: float, cy: float, size: float, colour: str) -> None:
     fill = element_fill(colour)
     c.d.polygon(roof, fill=shade(fill, 1.35), outline=WHITE)
     c.d.rectangle(body, fill=shade(fill, 1.35), outline=WHITE)
-    c.text((cx, cy + s * 0.45), colour, max(8, round(size * 0.48)), INK, anchor="mm",
+    c.text((cx, cy + s * 0.45), colour, max(MIN_TEXT, round(size * 0.48)), INK, anchor="mm",
            bold=True)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.neotopia.render import pieces
 from engine.neotopia.render.board import HEADER_H, MARGIN, WIDTH, draw_header
-from engine.neotopia.render.canvas import Box, Canvas, clip, fit_size
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, text_width
 from engine.neotopia.render.geometry import HexLayout, fit_layout
 from engine.neotopia.render.hexboard import draw_city
 from engine.neotopia.render.model import Board, View, read_board, require_public
@@ -22,6 +22,7 @@ from engine.neotopia.render.palette import (
     PANEL,
     PANEL_EDGE,
     REGION_EDGE,
+    REGION_LETTER,
     REGION_NAME,
     shade,
 )
@@ -29,10 +30,10 @@ from engine.neotopia.render.words import language, tr
 
 Outcome = Mapping[str, Any]
 
-CITY_H = 700
-ROW_H = 150
+CITY_H = 840  # cells large enough for their numbers at MIN_TEXT
+ROW_H = 196  # a name line, then the pad and the sum side by side, every text at MIN_TEXT
 ROW_GAP = 10
-TITLE_H = 34
+TITLE_H = 66  # the title, and under it how the points add up
 LINE_LABEL = {"best": "best region", "second": "second region", "worst_x3": "worst x3",
               "tokens": "tokens x3"}
 REGION_KEYS = ("best", "second", "worst_x3")
@@ -77,11 +78,11 @@ def _final(view: View, outcome: Outcome, names: Sequence[str]) -> bytes:
     c = Canvas.new(*lay.size, BACKGROUND)
     draw_header(c, board, WIDTH, title=tr("Neotopia - final scores"))
     draw_city(c, board, lay.city, groups=True)
-    y = HEADER_H + MARGIN + CITY_H + MARGIN + TITLE_H // 2
-    c.text((MARGIN + 2, y), tr("Final scoring"), 20, INK, anchor="lm", bold=True)
-    c.text((WIDTH - MARGIN - 2, y),
-           tr("shaded: each largest group; best + second + 3 x worst + 3 per token"), 14,
-           MUTED, anchor="rm")
+    y = HEADER_H + MARGIN + CITY_H + MARGIN + 14
+    c.text((MARGIN + 2, y), tr("Final scoring"), MIN_TEXT, INK, anchor="lm", bold=True)
+    how = tr("shaded: each largest group; best + second + 3 x worst + 3 per token")
+    c.text((MARGIN + 2, y + 30), clip(how, WIDTH - 2 * MARGIN - 4, MIN_TEXT), MIN_TEXT, MUTED,
+           anchor="lm")
     for box, s in zip(lay.rows, lay.standings, strict=True):
         _row(c, box, board, s)
     return c.png()
@@ -96,43 +97,47 @@ def _row(c: Canvas, box: Box, board: Board, s: Mapping[str, Any]) -> None:
     player = board.players[int(seat)] if seat is not None and int(seat) < len(
         board.players) else None
     cy = y0 + 28
-    c.text((x0 + 14, cy), f"#{s['rank']}", 24, INK, anchor="lm", bold=True)
+    c.text((x0 + 14, cy), f"#{s['rank']}", 26, INK, anchor="lm", bold=True)
     name = player.name if player else str(s.get("name", "?"))
     if player is not None:
-        pieces.badge(c, x0 + 78, cy, 32, player.colour)
-    c.text((x0 + 100, cy), clip(name, 190, 20, bold=True), 20, INK, anchor="lm", bold=True)
-    c.text((x0 + 14, y1 - 38), str(s["total"]), 40, INK, anchor="lm", bold=True)
-    c.text((x0 + 14 + 12 + 26 * len(str(s["total"])), y1 - 34),
-           tr("points") + (tr("  - winner") if win else ""), 17, MUTED, anchor="lm", bold=win)
+        pieces.badge(c, x0 + 82, cy, 34, player.colour, minimum=MIN_TEXT)
+    words = tr("points") + (tr("  - winner") if win else "")
+    right = x1 - 14 - c.text((x1 - 14, cy), words, MIN_TEXT, MUTED, anchor="rm", bold=win)
+    right -= 10 + c.text((right - 10, cy + 2), str(s["total"]), 36, INK, anchor="rm", bold=True)
+    c.text((x0 + 106, cy), clip(name, right - x0 - 130, 22, bold=True), 22, INK, anchor="lm",
+           bold=True)
     lines = [dict(ln) for ln in s.get("lines", [])]
-    _pad_table(c, (x0 + 286, y0 + 12, x0 + 640, y1 - 12), board, lines)
-    _sum(c, (x0 + 660, y0 + 12, x1 - 12, y1 - 12), lines, int(s["total"]))
+    mid = x0 + (x1 - x0) // 2
+    _pad_table(c, (x0 + 14, y0 + 52, mid - 10, y1 - 8), board, lines)
+    _sum(c, (mid + 10, y0 + 52, x1 - 14, y1 - 8), lines, int(s["total"]))
 
 
 def _pad_table(c: Canvas, box: Box, board: Board, lines: list[dict[str, Any]]) -> None:
     """Track, group and region total per region, in the board's region order."""
-    x0, y0, _x1, y1 = box
+    x0, y0, x1, y1 = box
     per_region = {str(ln["detail"]["region"]): ln["detail"] for ln in lines
                   if ln.get("key") in REGION_KEYS and "region" in ln.get("detail", {})}
     regions = [r for r in board.geometry.regions if r in per_region]
-    col = 84
-    row = (y1 - y0) / 4
     labels = ("", tr("track"), tr("+ group"), tr("= region"))
+    label_w = max(text_width(t, MIN_TEXT, bold=True) for t in labels) + 12
+    col = (x1 - x0 - label_w) / max(1, len(regions))
+    row = (y1 - y0) / 4
     for i, label in enumerate(labels):
-        c.text((x0, y0 + row * (i + 0.5)), label, 15, MUTED, anchor="lm", bold=i == 3)
+        c.text((x0, y0 + row * (i + 0.5)), label, MIN_TEXT, MUTED, anchor="lm", bold=i == 3)
     for j, region in enumerate(regions):
-        cx = x0 + 96 + j * col + col / 2
+        cx = x0 + label_w + j * col + col / 2
         edge = shade(REGION_EDGE.get(region, MUTED), 0.5)
-        c.text((cx, y0 + row * 0.5), tr(REGION_NAME.get(region, region)), 15, edge, anchor="mm",
-               bold=True)
+        title = tr(REGION_NAME.get(region, region))
+        if text_width(title, MIN_TEXT, bold=True) > col - 6:  # the board's letter then
+            title = REGION_LETTER.get(region, title[:1])
+        c.text((cx, y0 + row * 0.5), title, MIN_TEXT, edge, anchor="mm", bold=True)
         d = per_region[region]
         for i, key in enumerate(("track", "group", "total"), start=1):
             value = d.get(key)
             text = "?" if value is None else (f"+{value}" if key == "group" else str(value))
-            c.text((cx, y0 + row * (i + 0.5)), text, 18 if key == "total" else 16, INK,
+            c.text((cx, y0 + row * (i + 0.5)), text, 22 if key == "total" else MIN_TEXT, INK,
                    anchor="mm", bold=key == "total")
-    c.d.line((x0, y0 + row * 3, x0 + 96 + col * len(regions), y0 + row * 3), fill=PANEL_EDGE,
-             width=2)
+    c.d.line((x0, y0 + row * 3, x1, y0 + row * 3), fill=PANEL_EDGE, width=2)
 
 
 def _sum(c: Canvas, box: Box, lines: list[dict[str, Any]], total: int) -> None:
@@ -156,10 +161,9 @@ def _sum(c: Canvas, box: Box, lines: list[dict[str, Any]], total: int) -> None:
             one = d.get("count") == 1
             label = tr("{n} unused token x 3" if one else "{n} unused tokens x 3",
                        n=d.get("count", "?"))
-        size = fit_size(label, x1 - x0 - 70, 16)
-        c.text((x0, cy), label, size, INK, anchor="lm")
-        c.text((x1, cy), f"{'+' if i else ''}{ln.get('points')}", 17, INK, anchor="rm",
+        c.text((x0, cy), clip(label, x1 - x0 - 64, MIN_TEXT), MIN_TEXT, INK, anchor="lm")
+        c.text((x1, cy), f"{'+' if i else ''}{ln.get('points')}", MIN_TEXT, INK, anchor="rm",
                bold=True)
     cy = y0 + row * (len(lines) + 0.5)
     c.d.line((x1 - 60, cy - row / 2 + 2, x1, cy - row / 2 + 2), fill=INK, width=2)
-    c.text((x1, cy + 2), f"= {total}", 18, INK, anchor="rm", bold=True)
+    c.text((x1, cy + 2), f"= {total}", 22, INK, anchor="rm", bold=True)

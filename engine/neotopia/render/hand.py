@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import Box, Canvas, clip
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip
 from engine.neotopia.render.cards import draw_card
 from engine.neotopia.render.model import Hand, View, read_hand
 from engine.neotopia.render.palette import (
@@ -33,10 +33,11 @@ WIDTH = 1000
 MARGIN = 14
 HEADER_H = 52
 CARD_GAP = 12
-CARD_H = 215  # at four cards a row; a long hand takes more, smaller cards a row
-TOKEN_ROW = 36
+CARD_H = 226  # every card: a four-cell pattern's letters stay at MIN_TEXT
+TOKEN_ROW = 38
+TOKEN_TOP = 72  # the box's title and its note, each on a line
 OFFER_TITLE = 34
-OFFER_H = 160
+OFFER_H = CARD_H
 
 
 @dataclass(frozen=True)
@@ -55,17 +56,18 @@ def hand_layout(view: View, names: Sequence[str] = ()) -> HandLayout:
 def layout_of(hand: Hand) -> HandLayout:
     top = HEADER_H + MARGIN
     rows_t = max(1, -(-len(hand.bonuses) // 2))
-    tokens = (MARGIN, top, WIDTH - MARGIN, top + 40 + rows_t * TOKEN_ROW)
+    tokens = (MARGIN, top, WIDTH - MARGIN, top + TOKEN_TOP + rows_t * TOKEN_ROW)
     col_w = (WIDTH - 2 * MARGIN - 20) // 2
     spots = tuple(
-        (MARGIN + 10 + (i % 2) * col_w, top + 36 + (i // 2) * TOKEN_ROW,
-         MARGIN + 10 + (i % 2) * col_w + col_w - 10, top + 36 + (i // 2) * TOKEN_ROW + 30)
+        (MARGIN + 10 + (i % 2) * col_w, top + TOKEN_TOP - 4 + (i // 2) * TOKEN_ROW,
+         MARGIN + 10 + (i % 2) * col_w + col_w - 10,
+         top + TOKEN_TOP - 4 + (i // 2) * TOKEN_ROW + 32)
         for i in range(len(hand.bonuses)))
     y = tokens[3] + MARGIN + 30
     n = len(hand.cards)
-    per_row = 4 if n <= 8 else 5 if n <= 15 else 6
+    per_row = 4 if n <= 8 else 5  # five a row are as wide as the offer's: still readable
     cw = (WIDTH - 2 * MARGIN - (per_row - 1) * CARD_GAP) // per_row
-    ch = round(CARD_H * min(1.0, (cw + 30) / 270))
+    ch = CARD_H
     cards = tuple(
         (MARGIN + (i % per_row) * (cw + CARD_GAP), y + (i // per_row) * (ch + CARD_GAP),
          MARGIN + (i % per_row) * (cw + CARD_GAP) + cw, y + (i // per_row) * (ch + CARD_GAP) + ch)
@@ -95,18 +97,21 @@ def _private(view: View, names: Sequence[str]) -> bytes:
     x0 = MARGIN
     y = lay.tokens[3] + MARGIN + 15
     title = tr("Projects in hand: {n}", n=len(hand.cards))
-    w = c.text((x0 + 2, y), title, 18, INK, anchor="lm", bold=True)
-    c.text((x0 + w + 16, y), tr("patterns may be turned to any of 6 orientations"), 14, MUTED,
+    w = c.text((x0 + 2, y), title, MIN_TEXT, INK, anchor="lm", bold=True)
+    note = tr("patterns may be turned to any of 6 orientations")
+    c.text((x0 + w + 16, y), clip(note, WIDTH - 2 * MARGIN - w - 20, MIN_TEXT), MIN_TEXT, MUTED,
            anchor="lm")
     for box, card in zip(lay.cards, hand.cards, strict=True):
         draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
     if not hand.cards:
-        c.text((x0 + 2, y + 40), tr("No project yet: draw from the offer or the deck."), 16,
-               MUTED, anchor="lm")
+        c.text((x0 + 2, y + 40), tr("No project yet: draw from the offer or the deck."),
+               MIN_TEXT, MUTED, anchor="lm")
     oy = (lay.offer[0][1] if lay.offer else lay.size[1] - MARGIN) - OFFER_TITLE // 2
-    w = c.text((x0 + 2, oy), tr("Offer: {n}", n=len(hand.offer)), 18, INK, anchor="lm", bold=True)
-    c.text((x0 + w + 16, oy), tr("draw one by its id, or draw deck ({n} cards left)", n=hand.deck),
-           14, MUTED, anchor="lm")
+    w = c.text((x0 + 2, oy), tr("Offer: {n}", n=len(hand.offer)), MIN_TEXT, INK, anchor="lm",
+               bold=True)
+    note = tr("draw one by its id, or draw deck ({n} cards left)", n=hand.deck)
+    c.text((x0 + w + 16, oy), clip(note, WIDTH - 2 * MARGIN - w - 20, MIN_TEXT), MIN_TEXT,
+           MUTED, anchor="lm")
     for box, card in zip(lay.offer, hand.offer, strict=True):
         draw_card(c, box, card, owner=hand.colour, grid=hand.grid)
     return c.png()
@@ -117,23 +122,24 @@ def _header(c: Canvas, hand: Hand) -> None:
     cy = HEADER_H // 2
     x = MARGIN
     x += c.text((x, cy), "Neotopia", 24, WHITE, anchor="lm", bold=True) + 18
-    pieces.badge(c, x + 15, cy, 30, hand.colour, on_dark=True)
+    pieces.badge(c, x + 15, cy, 30, hand.colour, on_dark=True, minimum=MIN_TEXT)
     x += 38
     x += c.text((x, cy), clip(hand.name, 330, 20, bold=True), 20, WHITE, anchor="lm",
                 bold=True) + 20
     for region in REGION_ORDER:
         if region not in hand.scores:
             continue
-        x += c.text((x, cy), REGION_LETTER[region], 17, shade(REGION_EDGE[region], 1.2),
+        x += c.text((x, cy), REGION_LETTER[region], MIN_TEXT, shade(REGION_EDGE[region], 1.2),
                     anchor="lm", bold=True) + 4
-        x += c.text((x, cy), str(hand.scores[region]), 19, WHITE, anchor="lm", bold=True) + 14
+        x += c.text((x, cy), str(hand.scores[region]), MIN_TEXT, WHITE, anchor="lm",
+                    bold=True) + 14
     if hand.phase == "over":
         status = tr("game over")
     elif hand.my_turn:
         status = tr("your turn")
     else:
         status = tr("round {n}", n=hand.round)
-    c.text((WIDTH - MARGIN, cy), status, 18, HIGHLIGHT if hand.my_turn else HEADER_LIGHT,
+    c.text((WIDTH - MARGIN, cy), status, MIN_TEXT, HIGHLIGHT if hand.my_turn else HEADER_LIGHT,
            anchor="rm", bold=True)
 
 
@@ -142,17 +148,17 @@ def _tokens(c: Canvas, lay: HandLayout, hand: Hand) -> None:
     c.d.rounded_rectangle(lay.tokens, radius=8, fill=PANEL, outline=PANEL_EDGE, width=2)
     title = (tr("Bonus tokens: {n}", n=len(hand.bonuses)) if hand.bonuses
              else tr("No bonus token"))
-    w = c.text((x0 + 10, y0 + 18), title, 18, INK, anchor="lm", bold=True)
+    c.text((x0 + 10, y0 + 18), title, MIN_TEXT, INK, anchor="lm", bold=True)
     note = tr("one bonus per turn, free; +3 points each if unused at the end")
     if hand.bonus_used:
         note = tr("a bonus was used this turn: the next one waits for your next turn")
-    c.text((x0 + w + 24, y0 + 18), clip(note, x1 - x0 - w - 34, 14), 14, MUTED, anchor="lm")
+    c.text((x0 + 10, y0 + 46), clip(note, x1 - x0 - 20, MIN_TEXT), MIN_TEXT, MUTED, anchor="lm")
     for box, kind in zip(lay.token_spots, hand.bonuses, strict=True):
         bx0, by0, bx1, by1 = box
         cy = (by0 + by1) / 2
-        pieces.token(c, bx0 + 14, cy, 13, kind)
+        pieces.token(c, bx0 + 15, cy, 14, kind, minimum=MIN_TEXT)
         name = tr(BONUS_NAME.get(kind, kind))
-        w = c.text((bx0 + 36, cy), name, 17, INK, anchor="lm", bold=True)
+        w = c.text((bx0 + 38, cy), name, MIN_TEXT, INK, anchor="lm", bold=True)
         short = tr(BONUS_SHORT.get(kind, ""))
-        c.text((bx0 + 36 + w + 10, cy), clip(short, bx1 - bx0 - w - 50, 15), 15, MUTED,
-               anchor="lm")
+        c.text((bx0 + 38 + w + 10, cy), clip(short, bx1 - bx0 - w - 52, MIN_TEXT), MIN_TEXT,
+               MUTED, anchor="lm")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import Box, Canvas, text_width
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, text_width
 from engine.neotopia.render.geometry import Cell, HexLayout, directions, hex_points, unit_xy
 from engine.neotopia.render.groups import largest_groups
 from engine.neotopia.render.model import Board
@@ -51,6 +51,12 @@ def draw_city(c: Canvas, board: Board, lay: HexLayout, *, numbers: bool = True,
     if labels:
         for region in board.geometry.regions:
             _region_label(c, board, lay, region)
+
+
+def text_min(radius: float) -> int:
+    """Labels on a city drawn at full size (cells of 24 px and more: the board and the
+    final image) read 11 px at 550 wide; a small city (the timelapse) scales them."""
+    return MIN_TEXT if radius >= 24 else max(8, round(radius * 0.42))
 
 
 def _ground(c: Canvas, lay: HexLayout, cell: Cell) -> None:
@@ -107,14 +113,16 @@ def _cell(c: Canvas, board: Board, lay: HexLayout, cell: Cell, *, numbers: bool)
         return
     kind = board.bonus_cells.get(cell.id)
     if kind is not None:
-        pieces.token(c, cx, cy - rad * 0.14, rad * 0.44, kind)
-        if numbers:
-            c.text((cx, cy + rad * 0.6), cell.number, max(8, round(rad * 0.32)), INK,
-                   anchor="mm", bold=True)
+        if not numbers:
+            pieces.token(c, cx, cy - rad * 0.14, rad * 0.44, kind)
+            return
+        # The token above, the cell's number under it: both readable at 550 px.
+        pieces.token(c, cx, cy - rad * 0.3, rad * 0.38, kind, minimum=text_min(rad))
+        c.text((cx, cy + rad * 0.42), cell.number, text_min(rad), INK, anchor="mm", bold=True)
         return
     if numbers:
         edge = REGION_EDGE.get(cell.region, MUTED)
-        c.text((cx, cy), cell.number, max(8, round(rad * 0.42)), shade(edge, 0.55),
+        c.text((cx, cy), cell.number, max(text_min(rad), round(rad * 0.42)), shade(edge, 0.55),
                anchor="mm")
 
 
@@ -151,7 +159,8 @@ def manufacture_label(lay: HexLayout, slots: tuple[tuple[int, int], ...]
     dx, dy = x1 - x0, y1 - y0
     n = math.hypot(dx, dy) or 1.0
     rad = lay.radius
-    return x1 + dx / n * rad * 1.55, y1 + dy / n * rad * 1.55, max(9, round(rad * 0.52))
+    return (x1 + dx / n * rad * 1.55, y1 + dy / n * rad * 1.55,
+            max(text_min(rad), round(rad * 0.52)))
 
 
 def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> None:
@@ -166,12 +175,13 @@ def _production(c: Canvas, board: Board, lay: HexLayout, *, labels: bool) -> Non
     for i, (sx, sy) in enumerate(spots):
         x, y = cx + sx * small * 1.12, cy + sy * small * 1.12 + rad * 0.16
         if i < len(top):
-            pieces.element(c, x, y, small, top[i])
+            pieces.element(c, x, y, small, top[i], minimum=text_min(lay.radius))
         else:
             pieces.slot(c, x, y, small * 0.8, SLOT_EMPTY)
     if labels:
         text = tr("{n} tiles", n=board.stack) if board.stack != 1 else tr("1 tile")
-        c.text((cx, cy - rad * 0.52), text, max(9, round(lay.radius * 0.42)), INK,
+        c.text((cx, cy - rad * 0.52), text, max(text_min(lay.radius), round(lay.radius * 0.42)),
+               INK,
                anchor="mm", bold=True)
 
 
@@ -205,7 +215,7 @@ def region_label(board: Board, lay: HexLayout, region: str
     anchor += "d" if uy > oy else "a"
     x, y = lay.unit_to_px(ux, uy)
     name = f"{REGION_LETTER.get(region, '?')} = {tr(REGION_NAME.get(region, region))}"
-    return x, y, anchor, name, max(10, round(lay.radius * 0.6))
+    return x, y, anchor, name, max(text_min(lay.radius), round(lay.radius * 0.6))
 
 
 def footprint(board: Board, lay: HexLayout) -> list[Box]:

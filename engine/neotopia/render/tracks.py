@@ -1,12 +1,13 @@
-"""The three score tracks: spaces 0 to 20, the 7, 13 and 18 spaces that give a token
-from the region's pile while it lasts, and one marker per player in a fixed corner of
-the space (seat order), so markers never hide each other. A marker past 20 shows its
-"20" side: a white ring, and the panel gives the exact score."""
+"""The three score tracks: spaces 0 to 20, the 7, 13 and 18 spaces (yellow) that give a
+token from the region's pile while it lasts, and one marker per player; markers sharing
+a space stand one under the other in seat order (the row grows), so none hides another.
+A marker past 20 shows its "20" side: a white ring, and the panel gives the exact
+score."""
 
 from __future__ import annotations
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import Box, Canvas
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip
 from engine.neotopia.render.model import Board
 from engine.neotopia.render.palette import (
     INK,
@@ -22,21 +23,41 @@ from engine.neotopia.render.palette import (
 from engine.neotopia.render.panels import regions_of
 from engine.neotopia.render.words import tr
 
-LABEL_W = 170
-ROW_H = 62
+LABEL_W = 236
+NUMBER_H = 24  # the space's number along the top of each space
+MARKER_D = 30  # a marker's diameter: its letter reads 11 px at 550 wide
 ROW_GAP = 6
 
 
+def _sharing(board: Board, region: str) -> int:
+    """The most markers standing on one space of the region's track."""
+    count: dict[int, int] = {}
+    for p in board.players:
+        space = track_space(p.scores.get(region, 0), board.track_length)
+        count[space] = count.get(space, 0) + 1
+    return max(count.values(), default=1)
+
+
+def row_height(board: Board, region: str) -> int:
+    """Markers sharing a space stand one under the other: the row grows to hold them."""
+    return max(62, NUMBER_H + 4 + _sharing(board, region) * (MARKER_D + 2))
+
+
 def tracks_height(board: Board) -> int:
-    n = len(regions_of(board))
-    return n * ROW_H + (n - 1) * ROW_GAP
+    rows = track_rows((0, 0, 0, 0), board)
+    return rows[-1][3] if rows else 0
 
 
 def track_rows(box: Box, board: Board) -> tuple[Box, ...]:
     """One row per region, in the board's region order."""
     x0, y0, x1, _ = box
-    return tuple((x0, y0 + i * (ROW_H + ROW_GAP), x1, y0 + i * (ROW_H + ROW_GAP) + ROW_H)
-                 for i in range(len(regions_of(board))))
+    rows: list[Box] = []
+    y = y0
+    for region in regions_of(board):
+        h = row_height(board, region)
+        rows.append((x0, y, x1, y + h))
+        y += h + ROW_GAP
+    return tuple(rows)
 
 
 def draw_tracks(c: Canvas, box: Box, board: Board) -> None:
@@ -64,28 +85,29 @@ def track_row(c: Canvas, box: Box, board: Board, region: str) -> None:
     c.d.rounded_rectangle((x0, y0, x0 + LABEL_W - 6, y1), radius=8,
                           fill=REGION_TINT.get(region, PANEL), outline=edge, width=2)
     letter = REGION_LETTER.get(region, "?")
-    c.text((x0 + 10, y0 + 15), f"{letter} {tr(REGION_NAME.get(region, region))}", 17,
+    name = f"{letter} {tr(REGION_NAME.get(region, region))}"
+    c.text((x0 + 10, y0 + 16), clip(name, LABEL_W - 24, MIN_TEXT, bold=True), MIN_TEXT,
            shade(edge, 0.45), anchor="lm", bold=True)
     top, left = board.piles.get(region, (None, 0))
-    ly = y0 + 40
+    ly = y0 + 46
+    x = x0 + 10
     if top is not None and left:
-        pieces.token(c, x0 + 19, ly, 10, top)
-        c.text((x0 + 33, ly), f"x{left}", 14, INK, anchor="lm", bold=True)
+        pieces.token(c, x0 + 24, ly, 14, top, minimum=MIN_TEXT)
+        x = x0 + 44 + c.text((x0 + 44, ly), f"x{left}", MIN_TEXT, INK, anchor="lm", bold=True)
     else:
-        c.text((x0 + 10, ly), tr("pile empty"), 13, MUTED, anchor="lm")
+        x += c.text((x0 + 10, ly), tr("pile empty"), MIN_TEXT, MUTED, anchor="lm")
     last = board.last_project.get(region)
     if last:
-        label = tr("last {card}", card=last)
-        c.text((x0 + LABEL_W - 14, ly), label, 14, INK, anchor="rm")
+        label = clip(tr("last {card}", card=last), x0 + LABEL_W - 14 - x - 8, MIN_TEXT)
+        c.text((x0 + LABEL_W - 14, ly), label, MIN_TEXT, INK, anchor="rm")
     for space in range(board.track_length + 1):
         sx0, sy0, sx1, sy1 = space_box(box, board, space)
         prize = space in board.thresholds
         fill = (255, 232, 160) if prize else PANEL
         c.d.rectangle((sx0, sy0, sx1 - 2, sy1), fill=fill, outline=edge, width=1)
-        c.text((sx0 + 3, sy0 + 1), str(space), 13, INK if prize else MUTED, anchor="la",
-               bold=prize)
-        if prize and top is not None and left:
-            pieces.token(c, sx1 - 10, sy0 + 9, 6, top)
+        # The yellow spaces give the pile's top token (shown in the label column).
+        c.text(((sx0 + sx1 - 2) / 2, sy0 + NUMBER_H / 2 + 1), str(space), MIN_TEXT,
+               INK if prize else MUTED, anchor="mm", bold=prize)
     here: dict[int, list[int]] = {}
     for p in board.players:
         here.setdefault(track_space(p.scores.get(region, 0), board.track_length),
@@ -95,26 +117,19 @@ def track_row(c: Canvas, box: Box, board: Board, region: str) -> None:
 
 
 def marker_spots(box: Box, count: int) -> list[tuple[float, float, float]]:
-    """Centres and diameter of ``count`` markers sharing a space: one big marker alone,
-    two one above the other, three or four in a square, in seat order."""
-    sx0, sy0, sx1, sy1 = box
-    w, h = sx1 - sx0 - 2, sy1 - sy0 - 16
-    left, top = sx0, sy0 + 15
-    if count == 1:
-        d = min(28.0, w - 4.0, h - 2.0)
-        return [(left + w / 2, top + h / 2, d)]
-    if count == 2:
-        d = min(w - 4.0, (h - 2) / 2)
-        return [(left + w / 2, top + d / 2 + i * (d + 1), d) for i in range(2)]
-    d = min((w - 3) / 2, (h - 2) / 2)
-    return [(left + 1 + d / 2 + (i % 2) * (d + 1), top + d / 2 + (i // 2) * (d + 1), d)
-            for i in range(count)]
+    """Centres and diameter of ``count`` markers sharing a space: one under the other,
+    in seat order, under the space's number."""
+    sx0, sy0, sx1, _sy1 = box
+    w = sx1 - sx0 - 2
+    d = float(min(MARKER_D, w - 4))
+    top = sy0 + NUMBER_H + 2
+    return [(sx0 + w / 2, top + d / 2 + i * (d + 2), d) for i in range(count)]
 
 
 def _markers(c: Canvas, box: Box, board: Board, region: str, seats: list[int]) -> None:
     for seat, (cx, cy, d) in zip(seats, marker_spots(box, len(seats)), strict=True):
         p = board.players[seat]
-        pieces.badge(c, cx, cy, d, p.colour)
+        pieces.badge(c, cx, cy, d, p.colour, minimum=MIN_TEXT)
         if p.scores.get(region, 0) > board.track_length:
             r = d / 2 + 1
             c.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=WHITE, width=2)

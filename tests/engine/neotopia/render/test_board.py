@@ -19,6 +19,7 @@ from engine.neotopia.render.palette import (
     TOKEN_FILL,
     element_fill,
 )
+from engine.neotopia.render.panels import PLAYER_H
 from engine.neotopia.render.pieces import element
 from engine.neotopia.render.tracks import marker_spots, space_box, track_space
 from tests.engine.neotopia.render.documented import e2_view
@@ -49,7 +50,9 @@ def test_size_fits_discord_and_a_preview() -> None:
         data = render_board(view, names=NAMES)
         im = png(data)
         assert im.size == board_layout(view, NAMES).size
-        assert im.width == 1000 and im.height < 1.5 * im.width
+        # Taller than it was: markers sharing a track space stand one under the other at
+        # a size that reads at 550 px (four on the start space make the longest board).
+        assert im.width == 1000 and im.height < 1.8 * im.width
         assert len(data) < min(DISCORD_LIMIT, 1024 * 1024)
 
 
@@ -212,7 +215,7 @@ def test_active_player_and_last_round_are_shown() -> None:
     im = png(render_board(view, names=NAMES))
     n = len(view["players"])
     x0, y0, _x1, y1 = lay.players
-    row_h = min(84, (y1 - y0 - 6 * (n - 1)) // n)
+    row_h = min(PLAYER_H + 12, (y1 - y0 - 6 * (n - 1)) // n)
     for seat in range(n):
         top = y0 + seat * (row_h + 6)
         edge = (x0, top + 10, x0 + 3, top + row_h - 10)
