@@ -8,12 +8,13 @@ from typing import Any
 
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
-from engine.ginkgopolis.render.city import draw_city
+from engine.ginkgopolis.render.city import LABELLED_PITCH, draw_city
 from engine.ginkgopolis.render.layout import (
     CityLayout,
     bounds_of,
     cells_of,
     fit_pitch,
+    labelled_pitch,
     place_city,
     require_public,
 )
@@ -47,6 +48,7 @@ LEGEND_H = 3 * 36  # three lines of two samples, the words at LEGEND_FONT
 LEGEND_FONT = 22
 HEADER_FONT = 22  # 11 px at 550 wide
 CITY_W = 600  # the city column; the panels take the rest of the width
+CITY_W_WIDE = 640  # a city of nine columns keeps its labels: the panels give up 40 px
 PANEL_GAP = 8
 CITY_MAX_H = 900
 MAX_WIDTH = 1800
@@ -64,9 +66,10 @@ class BoardLayout:
 def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = None) -> BoardLayout:
     """Where render_board puts everything, for drawing and for tests."""
     bounds = bounds_of(bounds_cells if bounds_cells is not None else cells_of(view))
-    pitch = fit_pitch(bounds, CITY_W, CITY_MAX_H)
+    pitch = labelled_pitch(bounds, fit_pitch(bounds, CITY_W, CITY_MAX_H), CITY_W_WIDE,
+                           CITY_MAX_H, LABELLED_PITCH)
     city_w = max(CITY_W, bounds.cols * pitch)
-    panel_w = WIDTH - CITY_W - 3 * MARGIN
+    panel_w = WIDTH - (city_w if city_w <= CITY_W_WIDE else CITY_W) - 3 * MARGIN
     width = min(MAX_WIDTH, city_w + panel_w + 3 * MARGIN)
     if city_w + panel_w + 3 * MARGIN > MAX_WIDTH:
         # A sprawling line of buildings: shrink the cells rather than the panels.

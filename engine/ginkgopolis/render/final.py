@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.board import (
+    CITY_W_WIDE,
     HEADER_H,
     LEGEND_H,
     MARGIN,
@@ -15,12 +16,13 @@ from engine.ginkgopolis.render.board import (
     draw_legend,
 )
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_text, text_width
-from engine.ginkgopolis.render.city import draw_city
+from engine.ginkgopolis.render.city import LABELLED_PITCH, draw_city
 from engine.ginkgopolis.render.layout import (
     CityLayout,
     bounds_of,
     cells_of,
     fit_pitch,
+    labelled_pitch,
     place_city,
     require_public,
 )
@@ -94,9 +96,10 @@ def _layout(view: View, outcome: Outcome) -> FinalLayout:
         )
     )
     bounds = bounds_of(cells_of(view))
-    pitch = fit_pitch(bounds, CITY_W, 900)
+    pitch = labelled_pitch(bounds, fit_pitch(bounds, CITY_W, 900), CITY_W_WIDE, 900,
+                           LABELLED_PITCH)
     city_w = max(CITY_W, bounds.cols * pitch)
-    table_w = WIDTH - CITY_W - 3 * MARGIN
+    table_w = WIDTH - (city_w if city_w <= CITY_W_WIDE else CITY_W) - 3 * MARGIN
     width = city_w + table_w + 3 * MARGIN
     city_h = bounds.rows * pitch
     top = HEADER_H + MARGIN

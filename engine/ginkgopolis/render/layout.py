@@ -115,6 +115,17 @@ def fit_pitch(
     return max(lo, pitch - pitch % 2)
 
 
+def labelled_pitch(bounds: Bounds, pitch: int, widest: int, max_height: int,
+                   labelled: int) -> int:
+    """``pitch``, raised to ``labelled`` (where a tile's labels read 11 px at 550 wide)
+    when the city then still fits ``widest`` by ``max_height``: a city of nine columns
+    takes some width from the panels rather than shrink its labels."""
+    if pitch < labelled and bounds.cols * labelled <= widest and (
+            bounds.rows * labelled <= max_height):
+        return labelled
+    return pitch
+
+
 def place_city(bounds: Bounds, area: Box, pitch: int) -> CityLayout:
     """Centre a city of ``bounds`` at ``pitch`` in ``area``."""
     x0, y0, x1, y1 = area

@@ -7,6 +7,7 @@ timelapse's band keep every word and number at 11 px or more once scaled.
 
 from __future__ import annotations
 
+import copy
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ from engine.ginkgopolis.render import (
 )
 from engine.ginkgopolis.render.canvas import Canvas
 from engine.ginkgopolis.render.cardart import chip_size
+from engine.ginkgopolis.render.city import LABELLED_PITCH
 from engine.ginkgopolis.render.layout import CityLayout
 from tests.engine.ginkgopolis.render.states import GAME, early, late5, played
 
@@ -115,7 +117,8 @@ def city_box(city: CityLayout) -> tuple[int, int, int, int]:
 def test_every_label_in_the_city_reads_11_px_on_the_board_and_the_final_image(
         locale: str) -> None:
     _st, views = late4()
-    for view in (views[-3], views[-1], GAME.view(late5(), None), GAME.view(early(), None)):
+    for view in (views[-3], views[-1], GAME.view(late5(), None), GAME.view(early(), None),
+                 nine_columns(views[-3]), nine_columns(views[-1])):
         for lay_size, city, draw in _city_images(view, locale):
             with recorded() as calls:
                 draw()
@@ -128,6 +131,29 @@ def test_every_label_in_the_city_reads_11_px_on_the_board_and_the_final_image(
             assert any(len(t) == 1 and t.isalpha() and t not in view["tokens"] for t in drawn)
             small = sorted({(t, s) for t, s in in_city if read_px(s, lay_size[0]) < READ_PX})
             assert not small
+
+
+def nine_columns(view: dict[str, Any]) -> dict[str, Any]:
+    """The city one column wider than any seeded game's: its westmost token moved west."""
+    wide = copy.deepcopy(view)
+    west = min(wide["tokens"], key=lambda k: wide["tokens"][k][0])
+    wide["tokens"][west][0] -= 1
+    xs = [b["x"] for b in wide["board"]] + [t[0] for t in wide["tokens"].values()]
+    assert max(xs) - min(xs) + 1 == 9
+    return wide
+
+
+def test_a_nine_column_city_keeps_its_labels_and_the_panels_theirs() -> None:
+    _st, views = late4()
+    view = nine_columns(views[-3])
+    lay = board_layout(view)
+    assert lay.size[0] == board.WIDTH and lay.city.pitch >= LABELLED_PITCH
+    with recorded() as calls:
+        render_board(view, names=NAMES[:4])
+    in_panels = [(t, s) for t, s, x, y in calls if any(inside(x, y, b) for b in lay.panels)]
+    assert len(in_panels) > 40
+    assert min(read_px(s, lay.size[0]) for _t, s in in_panels) >= READ_PX
+    assert not [t for t, _s in in_panels if t.endswith("…")]
 
 
 def _city_images(view: dict[str, Any], locale: str) -> list[Any]:
