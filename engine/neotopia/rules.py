@@ -142,6 +142,18 @@ def _specific_why(st: NeotopiaState, seat: int, action: Action) -> Why | None:
         return Why("not_in_offer",
                    f"{action.card} is not in the offer ({', '.join(st.offer) or 'empty'}).",
                    {"card": action.card, "offer": list(st.offer)})
+    if isinstance(action, Take | Move) and st.stage == "turn" and st.actions_left == 0:
+        return Why("no_actions_left", "Your three actions are done.", {})
+    if isinstance(action, Take | Move) and any(isinstance(a, Take) for a in legal):
+        offered = [a.colour for a in legal if isinstance(a, Take) and a.source == action.source]
+        if not offered:
+            return Why("source_closed", f"Nothing can be taken from {action.source} now.",
+                       {"source": action.source,
+                        "sources": sorted({a.source for a in legal if isinstance(a, Take)})})
+        return Why("colour_absent",
+                   f"{action.source} offers no {action.colour} element now "
+                   f"({', '.join(offered)}).",
+                   {"source": action.source, "colour": action.colour, "colours": offered})
     if isinstance(action, UseBonus) and st.stage == "turn":
         bonus = {"bonus": action.bonus}
         if action.bonus not in st.tokens[seat]:
