@@ -12,6 +12,7 @@ from engine.core import (
     game_names,
     get_game,
     rank_totals,
+    typed_int,
 )
 
 
@@ -164,3 +165,13 @@ def test_a_draw_at_the_rejection_limit_is_rejected() -> None:
     expected = after.randbelow(n)
     assert expected != 0  # what keeping the draw at the limit would give (n % n)
     assert Rng(_unmix(n)).randbelow(n) == expected  # at the limit: drawn again
+
+
+def test_a_bad_number_is_echoed_whole_up_to_twenty_characters_then_cut() -> None:
+    with pytest.raises(ParseError) as whole:
+        typed_int("x" * 20)
+    assert repr("x" * 20) in str(whole.value) and "…" not in str(whole.value)
+    with pytest.raises(ParseError) as cut:
+        typed_int("y" * 21)
+    assert repr("y" * 20 + "…") in str(cut.value) and "y" * 21 not in str(cut.value)
+    assert cut.value.code == "bad_number"
