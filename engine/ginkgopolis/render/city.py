@@ -105,8 +105,10 @@ def _district_number(c: Canvas, lay: CityLayout, cell: Cell, n: int) -> None:
     x0, y0, _, _ = lay.tile_box(*cell)
     r = max(11, lay.pitch // 5)
     size = int(r * 1.2)
-    if lay.pitch >= LABELLED_PITCH:
-        r, size = max(r, MIN_LABEL * 5 // 6), max(size, MIN_LABEL)
     cx, cy = x0 + r // 3, y0 + r // 3
+    if lay.pitch >= LABELLED_PITCH:
+        # A larger disc, centred on the corner: it keeps clear of the tile's code.
+        r, size = max(r, MIN_LABEL * 5 // 6), max(size, MIN_LABEL)
+        cx, cy = x0 - 1, y0 - 1
     c.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DISTRICT_EDGE, outline=WHITE, width=2)
     c.text((cx, cy + 1), str(n), size, WHITE, anchor="mm", bold=True)
