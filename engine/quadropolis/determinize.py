@@ -3,7 +3,14 @@
 Nobody sees the face-down tiles or the coming rounds (drawn by the generator): a
 determinization re-deals the face-down tiles from their sorted pool and draws the
 generator anew, so it depends only on the public view and the seed. A simulation is
-cut after a few actions and valued by ``city_value``, the greedy player's estimate.
+played on by the greedy player (``FastGreedy``: the same choices, cached) for 24
+actions, about three turns of every seat, and valued by ``city_value``, the greedy
+player's estimate, as a lead over the best other city.
+
+Tuning (seeds 10000-10019, one search seat against three greedy seats): cut after 6
+actions, 16 simulations won 2 of 10 and 48 won 4 of 20; cut after 24 actions, 32
+simulations won 18 of 20. Seeing the other seats take (and the Urbanist block) the
+tiles the seat wants is what the short cut missed.
 """
 
 from __future__ import annotations
@@ -83,8 +90,8 @@ def evaluate(state: State, seat: int) -> float:
 
 
 def search_player(game: Game[State]) -> SearchPlayer:
-    """The ``search`` AI: the few actions whose turn, played on greedily, values best,
-    then greedy rollouts of a few actions, valued by ``city_value``."""
+    """The ``search`` AI: the six actions whose turn, played on greedily, values best,
+    then 32 greedy rollouts of 24 actions, valued by ``city_value``."""
     policy = FastGreedy()
     prior = one_ply_prior(game, determinize, evaluate, player=policy)
     config = SearchConfig(iterations=32, width=6, horizon=24)
