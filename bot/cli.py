@@ -103,7 +103,8 @@ def add_local(subparsers: Any) -> None:
                    help="start a new table even if one is unfinished")
     p.add_argument("--db", default=None, help=DB_HELP)
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--locale", default="en", choices=["en", "fr"])
+    p.add_argument("--locale", default=None, choices=["en", "fr"],
+                   help="the table's language (default: a resumed table's own, else en)")
     p.set_defaults(func=run_local_command)
 
 

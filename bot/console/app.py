@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from bot.console.tables import LOCAL_CHANNEL, local_tables
+from bot.console.tables import LOCAL_CHANNEL, LocalTable, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
@@ -113,12 +113,14 @@ class Interrupt:
 
 
 async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
-                    db: Path | None = None, seed: int | None = None, locale: str = "en",
+                    db: Path | None = None, seed: int | None = None,
+                    locale: str | None = None,
                     stdin: TextIO, out: TextIO, options: Mapping[str, Any] | None = None,
                     names: Sequence[str] = (), resume: int | None = None,
                     new: bool = False, level: str | None = None) -> int:
     """Play a local table: table ``resume``, else (unless ``new``) the latest unfinished
-    local table of ``game``, else a new one. ``db`` None keeps it in a temporary file."""
+    local table of ``game``, else a new one. ``db`` None keeps it in a temporary file.
+    ``locale`` None: a resumed table speaks its own language, a new one English."""
     humans = players - bots
     if humans < 0:
         out.write("--bots cannot exceed --players\n")
@@ -143,9 +145,11 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
 
 
 class Session:
-    def __init__(self, store: SqliteStore, locale: str, stdin: TextIO, out: TextIO) -> None:
+    def __init__(self, store: SqliteStore, locale: str | None, stdin: TextIO,
+                 out: TextIO) -> None:
         self.store = store
-        self.locale = locale
+        self.chosen_locale = locale  # None: the resumed table's own
+        self.locale = locale or "en"
         self.stdin = stdin
         self.out = out
         self.renderer = Renderer()
@@ -176,8 +180,9 @@ class Session:
                 self.say("console_no_table", table=resume)
                 raise Stop(2)
             self.resumed = True
-            game_of = {t.id: t.game for t in await local_tables(self.store)}
-            self.say("console_resuming", table=resume, game=game_of[resume], others=0)
+            by_id = {t.id: t for t in await local_tables(self.store)}
+            self._speak(by_id[resume])
+            self.say("console_resuming", table=resume, game=by_id[resume].game, others=0)
             return resume
         if new:
             return None
@@ -188,9 +193,15 @@ class Session:
                 raise Stop(2)
             return None
         table = found[0]
+        self._speak(table)
         self.say("console_resuming", table=table.id, game=table.game, others=len(found) - 1)
         self.resumed = True
         return table.id
+
+    def _speak(self, table: LocalTable) -> None:
+        """A resumed table goes on in its own language unless --locale says otherwise."""
+        if self.chosen_locale is None:
+            self.locale = table.locale
 
     async def create(self, game: str | None, humans: int, bots: int, seed: int | None,
                      options: Mapping[str, Any], names: Sequence[str],

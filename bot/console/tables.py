@@ -22,6 +22,7 @@ class LocalTable:
     game: str
     status: str
     updated_at: float
+    locale: str = "en"
 
 
 async def local_tables(store: SqliteStore, *, game: str | None = None,
@@ -29,6 +30,6 @@ async def local_tables(store: SqliteStore, *, game: str | None = None,
     """Local tables, the most recently played first."""
     rows: list[TableRecord] = await store.find_tables(
         channel_id=LOCAL_CHANNEL, statuses=list(UNFINISHED) if unfinished else None)
-    found = [LocalTable(r.id, r.game, r.status, r.updated_at) for r in rows
+    found = [LocalTable(r.id, r.game, r.status, r.updated_at, r.locale) for r in rows
              if game is None or r.game == game]
     return sorted(found, key=lambda t: (-t.updated_at, -t.id))

@@ -25,6 +25,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -73,6 +74,9 @@ def _background() -> None:
     # answers clicks first, and a bot's move waits a little longer.
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+    # Ctrl-C in a terminal reaches the whole process group: the worker leaves it to the
+    # bot's process, which saves the table and stops the pool (no worker traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _process_pool() -> Executor:

@@ -129,3 +129,15 @@ async def test_hot_seat_players_may_change_a_simultaneous_choice(tmp_path: Path)
     assert f"=== {first} changes their choice ===" in text
     assert text.index(f"{first} changes") < text.rindex(f"back to {other}")
     assert "table #1: 1/3 seats" not in text  # no lobby chatter
+
+
+async def test_a_resumed_table_speaks_its_own_language_unless_told_otherwise(
+        tmp_path: Path) -> None:
+    db = tmp_path / "u.sqlite3"
+    first = await play(db, "quit\n", names=["Zoé"], locale="fr")
+    assert "Pour la reprendre : urbanist local --resume 1" in first
+    again = await play(db, "quit\n", game=None)
+    assert "Reprise de la table n° 1 (Ginkgopolis)" in again
+    assert "Resuming" not in again and "Options (" not in again
+    english = await play(db, "quit\n", game=None, locale="en")
+    assert "Resuming table #1 (Ginkgopolis)" in english
