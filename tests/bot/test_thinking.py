@@ -7,6 +7,7 @@ thinkgame.py thinks until the test opens its gate."""
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,7 +18,7 @@ from conftest import HOST, PLAYERS, RenderingNotifier
 
 from bot.clock import FakeClock
 from bot.service import TableService, TableSettings
-from bot.service.thinking import Thinker, ThinkJob, choose_json
+from bot.service.thinking import Thinker, ThinkJob, _process_pool, choose_json
 from bot.store import SqliteStore
 from engine.core import Rng, get_game
 
@@ -286,3 +287,14 @@ async def test_choices_beyond_the_workers_wait_outside_the_executor_and_its_time
     assert await both == [choose_json(job) for job in jobs]
     assert thinkgame.SEEN == [(0, 0), (1, 0), (0, 0), (1, 0)]  # the last two: choose_json
     thinker.shutdown()
+
+
+def test_a_worker_leaves_ctrl_c_to_the_bot_process() -> None:
+    # Ctrl-C in a terminal reaches the whole process group: a worker that took it would
+    # print its own traceback over the console's "table saved" line.
+    pool = _process_pool()
+    try:
+        assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
+    finally:
+        pool.shutdown()
+    assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # not in the bot's own process
