@@ -35,7 +35,7 @@ TEXT = 22
 CARDS_PER_ROW = 4
 CARD_GAP = 16
 CARD_W = (WIDTH - 2 * MARGIN - (CARDS_PER_ROW - 1) * CARD_GAP) // CARDS_PER_ROW
-CAPTION_LINES = 2  # under a card: where it stands in the city, wrapped
+CAPTION_LINES = 2  # under a card: where it stands in the city, wrapped (more if needed)
 TILE = 72
 TILE_GAP = 10
 TITLE_H = 40
@@ -59,8 +59,16 @@ def _row_cards(view: View) -> list[Any]:
     return packet if packet else list(me["hand"])
 
 
-def _caption_h() -> int:
-    return CAPTION_LINES * int(TEXT * 1.25) + 8
+def _caption_lines(caption: str, chosen: bool) -> list[str]:
+    return wrap(caption, TEXT, CARD_W + CARD_GAP - 4, bold=chosen)
+
+
+def _caption_h(view: View, row: list[Any]) -> int:
+    """Room under a row of cards for the longest caption (two lines at least, so the
+    rows of every hand line up)."""
+    lines = max([len(_caption_lines(_city_caption(view, card), False)) for card in row]
+                + [CAPTION_LINES])
+    return lines * int(TEXT * 1.25) + 8
 
 
 def _screen_h() -> int:
@@ -87,16 +95,17 @@ def _layout(view: View) -> HandLayout:
     player = view["players"][int(view["seat"])]
     row = _row_cards(view)
     # Cards of a row share the height of the one with the most words.
+    caption_h = _caption_h(view, row)
     ch = max([card_height(card, CARD_W) for card in row] or [0])
     y = HEADER_H + MARGIN + TITLE_H
     cards: list[Box] = []
     for i in range(len(row)):
         col, r = i % CARDS_PER_ROW, i // CARDS_PER_ROW
         x = MARGIN + col * (CARD_W + CARD_GAP)
-        top = y + r * (ch + _caption_h() + MARGIN)
+        top = y + r * (ch + caption_h + MARGIN)
         cards.append((x, top, x + CARD_W, top + ch))
     rows = max(1, -(-len(row) // CARDS_PER_ROW))
-    y += rows * (ch + _caption_h() + MARGIN) if row else TEXT * 2
+    y += rows * (ch + caption_h + MARGIN) if row else TEXT * 2
     half = (WIDTH - 3 * MARGIN) // 2
     per_row = max(1, (half - 28 + TILE_GAP) // (TILE + TILE_GAP))
     tiles_rows = max(1, -(-len(me["tiles"]) // per_row))
@@ -200,7 +209,7 @@ def _card(c: Canvas, box: Box, card: Any, chosen: bool, view: View) -> None:
     draw_card(c, box, card)
     caption = tr("CHOSEN") if chosen else _city_caption(view, card)
     y: float = y1 + 8
-    for line in wrap(caption, TEXT, x1 - x0 + CARD_GAP - 4, bold=chosen)[:CAPTION_LINES]:
+    for line in _caption_lines(caption, chosen):
         c.text(((x0 + x1) / 2, y), line, TEXT, INK if chosen else MUTED, anchor="ma",
                bold=chosen)
         y += TEXT * 1.25

@@ -21,6 +21,7 @@ from engine.ginkgopolis.render import (
     board_layout,
     final,
     final_layout,
+    hand,
     hand_layout,
     panel,
     render_board,
@@ -220,6 +221,13 @@ def test_every_text_of_the_private_image_reads_11_px(locale: str) -> None:
                        box[1] <= y <= box[3] + 200]
             below = [t for t, y in on_card if box[3] - 8 < y <= box[3] + 4]
             assert not below, below
+            # The caption under a card is written whole, however many lines it takes.
+            with words.language(locale):
+                caption = hand._city_caption(view, view["me"]["hand"][lay.cards.index(box)]) \
+                    if view["me"]["hand"] else ""
+            under = [t for t, _s, x, y in calls if box[0] - 20 <= x <= box[2] + 20 and
+                     box[3] < y < min(box[3] + 100, lay.screen[1])]
+            assert " ".join(under).split() == caption.split()
         # The boxes' words too, and nothing is cut short.
         assert not [t for t, *_ in calls if t.endswith("…")]
         name = NAMES[int(view["seat"])]
