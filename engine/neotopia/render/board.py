@@ -27,7 +27,8 @@ WIDTH = 1000
 MARGIN = 10
 HEADER_H = 52
 CITY_H = 892
-CARD_W, CARD_H = 184, 226  # tall enough for a four-cell pattern's letters at MIN_TEXT
+# Tall enough for a name on two lines and a four-cell pattern's letters at MIN_TEXT.
+CARD_W, CARD_H = 184, 250
 CARD_GAP = 12
 OFFER_TITLE = 30
 PANEL_GAP = 8  # between a corner panel and the city

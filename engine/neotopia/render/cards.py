@@ -8,7 +8,7 @@ orientation printed in the data; the rulebook lets it turn (six rotations).
 from __future__ import annotations
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, fit_size
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, fit_size, text_width
 from engine.neotopia.render.geometry import pattern_unit_bounds, unit_xy
 from engine.neotopia.render.model import Card
 from engine.neotopia.render.palette import (
@@ -62,10 +62,26 @@ def draw_card(c: Canvas, box: Box, card: Card, *, owner: str | None = None,
     if card.building is not None:
         _house(c, x1 - 14 - pw - head * 0.45, y0 + width + head / 2, head * 0.9, card.building)
     name_size = max(MIN_TEXT, round(head * 0.48))
-    name = clip(named(card.type_name, card.type_name_fr), w - 14, name_size)
-    c.text((x0 + 7, y0 + head + 4), name, name_size, MUTED, anchor="la")
-    body = (x0 + 6, y0 + head + 8 + round(name_size * 1.2), x1 - 6, y1 - 6)
+    lines = name_lines(named(card.type_name, card.type_name_fr), w - 14, name_size)
+    for i, line in enumerate(lines):
+        c.text((x0 + 7, y0 + head + 4 + i * round(name_size * 1.15)), line, name_size, MUTED,
+               anchor="la")
+    body = (x0 + 6, y0 + head + 8 + len(lines) * round(name_size * 1.15), x1 - 6, y1 - 6)
     draw_pattern(c, body, card, grid=grid)
+
+
+def name_lines(name: str, width: int, size: int) -> list[str]:
+    """The project's name on one line, or two (French names run longer); a third would be
+    cut."""
+    lines: list[str] = []
+    for word in name.split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], clip(" ".join(lines[1:]), width, size)]
+    return [clip(line, width, size) for line in lines] or [""]
 
 
 def draw_pattern(c: Canvas, box: Box, card: Card, *, max_radius: float = MAX_HEX,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.neotopia.render import pieces
-from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip
+from engine.neotopia.render.canvas import MIN_TEXT, Box, Canvas, clip, text_width
 from engine.neotopia.render.cards import draw_card
 from engine.neotopia.render.model import Hand, View, read_hand
 from engine.neotopia.render.palette import (
@@ -33,7 +33,7 @@ WIDTH = 1000
 MARGIN = 14
 HEADER_H = 52
 CARD_GAP = 12
-CARD_H = 226  # every card: a four-cell pattern's letters stay at MIN_TEXT
+CARD_H = 250  # every card: a name on two lines, a four-cell pattern's letters at MIN_TEXT
 TOKEN_ROW = 38
 TOKEN_TOP = 72  # the box's title and its note, each on a line
 OFFER_TITLE = 34
@@ -49,19 +49,24 @@ class HandLayout:
     offer: tuple[Box, ...]  # the public offer, to choose a draw from the DM
 
 
-def hand_layout(view: View, names: Sequence[str] = ()) -> HandLayout:
-    return layout_of(read_hand(view, names))
+def hand_layout(view: View, names: Sequence[str] = (), *, locale: str = "en") -> HandLayout:
+    """Where render_private puts everything (the tokens' lines depend on ``locale``)."""
+    with language(locale):
+        return layout_of(read_hand(view, names))
 
 
 def layout_of(hand: Hand) -> HandLayout:
     top = HEADER_H + MARGIN
-    rows_t = max(1, -(-len(hand.bonuses) // 2))
+    # Two tokens a line when every token's name and use fit half the width, else one.
+    cols = 2 if all(_token_width(kind) <= (WIDTH - 2 * MARGIN - 20) // 2 - 10
+                    for kind in hand.bonuses) else 1
+    rows_t = max(1, -(-len(hand.bonuses) // cols))
     tokens = (MARGIN, top, WIDTH - MARGIN, top + TOKEN_TOP + rows_t * TOKEN_ROW)
-    col_w = (WIDTH - 2 * MARGIN - 20) // 2
+    col_w = (WIDTH - 2 * MARGIN - 20) // cols
     spots = tuple(
-        (MARGIN + 10 + (i % 2) * col_w, top + TOKEN_TOP - 4 + (i // 2) * TOKEN_ROW,
-         MARGIN + 10 + (i % 2) * col_w + col_w - 10,
-         top + TOKEN_TOP - 4 + (i // 2) * TOKEN_ROW + 32)
+        (MARGIN + 10 + (i % cols) * col_w, top + TOKEN_TOP - 4 + (i // cols) * TOKEN_ROW,
+         MARGIN + 10 + (i % cols) * col_w + col_w - 10,
+         top + TOKEN_TOP - 4 + (i // cols) * TOKEN_ROW + 32)
         for i in range(len(hand.bonuses)))
     y = tokens[3] + MARGIN + 30
     n = len(hand.cards)
@@ -79,6 +84,12 @@ def layout_of(hand: Hand) -> HandLayout:
                    y + OFFER_H) for i in range(len(hand.offer)))
     height = y + (OFFER_H if hand.offer else 0) + MARGIN
     return HandLayout((WIDTH, height), tokens, spots, cards, offer)
+
+
+def _token_width(kind: str) -> int:
+    """Room a held token's line needs: the token, its name and what it does."""
+    name = text_width(tr(BONUS_NAME.get(kind, kind)), MIN_TEXT, bold=True)
+    return 38 + name + 10 + text_width(tr(BONUS_SHORT.get(kind, "")), MIN_TEXT) + 4
 
 
 def render_private(view: View, names: Sequence[str] = (), *, locale: str = "en") -> bytes:

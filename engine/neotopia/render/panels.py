@@ -98,8 +98,8 @@ def draw_legend(c: Canvas, box: Box, board: Board) -> None:
     c.text((x0 + 10, y), tr("Bonus tokens"), MIN_TEXT, INK, anchor="lm", bold=True)
     for kind, words in LEGEND:
         y += row
-        pieces.token(c, x0 + 24, y, 14, kind, minimum=MIN_TEXT)
-        c.text((x0 + 46, y), clip(tr(words), x1 - x0 - 52, MIN_TEXT), MIN_TEXT, INK,
+        pieces.token(c, x0 + 22, y, 14, kind, minimum=MIN_TEXT)
+        c.text((x0 + 42, y), clip(tr(words), x1 - x0 - 44, MIN_TEXT), MIN_TEXT, INK,
                anchor="lm")
     y += row
     c.text((x0 + 10, y), tr("Reserve"), MIN_TEXT, INK, anchor="lm", bold=True)

@@ -79,7 +79,8 @@ def test_a_long_hand_stays_a_sane_image() -> None:
     im = png(data)
     lay = hand_layout(view, NAMES)
     assert im.size == lay.size and len(lay.cards) == 30
-    assert im.height < 2000 and len(data) < 1024 * 1024
+    # Six rows of five cards, each still readable at 550 px: tall, but a sane file.
+    assert im.height < 2400 and len(data) < 1024 * 1024
     assert all(0 <= b[0] < b[2] <= im.width and b[3] <= im.height for b in lay.cards)
 
 

@@ -74,6 +74,8 @@ def test_no_text_smaller_than_11_px_at_the_preview_width(mode: str, locale: str)
         assert len(sizes) > 30, name
         small = sorted({(s, t) for s, t in sizes if s * PREVIEW / width < MIN_PX})
         assert not small, (name, small)
+        # Nothing is cut short (the names here are short: only a long name may be).
+        assert not [t for _s, t in sizes if t.endswith("…")], name
         drawn = " ".join(t for _s, t in sizes)
         # The players are named, in every script (the private image names its seat).
         named = [n for n in NAMES if n in drawn]
