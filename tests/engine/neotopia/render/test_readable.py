@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -27,19 +28,18 @@ def _images(locale: str) -> list[tuple[str, Callable[[], bytes]]]:
     st = final4()
     outcome = GAME.outcome(st)
     assert outcome is not None
-    late, views = played(4, 7)
+    _late, views = played(4, 7)
     out: list[tuple[str, Callable[[], bytes]]] = []
     for when, state in (("mid", mid4()), ("late", played(4, 7, stop_round=len(views) - 2)[0])):
         view = GAME.view(state, None)
-        seat = int(view["active"]) if view.get("active") is not None else 0
+        seat = int(view["turn"]["seat"])
         out += [
-            (f"{when} board", lambda v=view: render_board(v, NAMES, locale=locale)),
-            (f"{when} private", lambda s=state, k=seat: render_private(
-                GAME.view(s, k), NAMES, locale=locale)),
+            (f"{when} board", partial(render_board, view, NAMES, locale=locale)),
+            (f"{when} private", partial(render_private, GAME.view(state, seat), NAMES,
+                                        locale=locale)),
         ]
-    out.append(("final", lambda: render_final(GAME.view(st, None), outcome.to_json(), NAMES,
-                                              locale=locale)))
-    del late
+    out.append(("final", partial(render_final, GAME.view(st, None), outcome.to_json(), NAMES,
+                                 locale=locale)))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -34,13 +35,13 @@ def _images(mode: str, locale: str) -> list[tuple[str, Callable[[], bytes]]]:
     for when, state in (("mid", mid), ("late", late)):
         seat = GAME.view(state, None)["to_play"]
         out += [
-            (f"{when} board", lambda s=state: render_board(GAME.view(s, None), names=NAMES,
-                                                          locale=locale)),
-            (f"{when} private", lambda s=state, k=seat: render_private(
-                GAME.view(s, k), names=NAMES, locale=locale)),
+            (f"{when} board", partial(render_board, GAME.view(state, None), names=NAMES,
+                                      locale=locale)),
+            (f"{when} private", partial(render_private, GAME.view(state, seat), names=NAMES,
+                                        locale=locale)),
         ]
-    out.append(("final", lambda: render_final(views[-1], outcome.to_json(), names=NAMES,
-                                              locale=locale)))
+    out.append(("final", partial(render_final, views[-1], outcome.to_json(), names=NAMES,
+                                 locale=locale)))
     return out
 
 
