@@ -19,6 +19,7 @@ from PIL import Image
 from engine.ginkgopolis.render import (
     board,
     board_layout,
+    cardart,
     final,
     final_layout,
     hand,
@@ -28,6 +29,7 @@ from engine.ginkgopolis.render import (
     render_final,
     render_private,
     render_timelapse,
+    tiles,
     timelapse,
     words,
 )
@@ -60,6 +62,10 @@ def test_the_layout_constants_give_11_px_at_550_wide() -> None:
     assert read_px(board.HEADER_FONT, board.WIDTH) >= READ_PX
     assert read_px(board.LEGEND_FONT, board.WIDTH) >= READ_PX
     assert read_px(final.FONT, board.WIDTH) >= READ_PX
+    # The city's labels, and the private image's words and cards.
+    assert read_px(tiles.MIN_LABEL, board.WIDTH) >= READ_PX
+    assert read_px(hand.TEXT, hand.WIDTH) >= READ_PX
+    assert read_px(cardart.CARD_TEXT, hand.WIDTH) >= READ_PX
     # The timelapse is at most FRAME_MAX + 2 margins wide.
     frame_w = timelapse.FRAME_MAX + 2 * timelapse.MARGIN
     assert read_px(timelapse.BAND_FONT, frame_w) >= READ_PX
