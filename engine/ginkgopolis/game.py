@@ -8,6 +8,7 @@ from typing import Any
 from engine.core.errors import IllegalAction, NotYourTurn, ParseError
 from engine.core.protocol import Action, AIPlayer, Event, Outcome, Pending
 from engine.ginkgopolis import actions as act
+from engine.ginkgopolis import choices
 from engine.ginkgopolis.ai import GreedyPlayer, RandomPlayer
 from engine.ginkgopolis.determinize import search_player
 from engine.ginkgopolis.legal import legal_actions, pending
@@ -39,19 +40,19 @@ class GinkgopolisGame:
 
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
         if not 0 <= seat < state.seats:
-            raise NotYourTurn("You are not seated at this table.")
+            raise NotYourTurn("You are not seated at this table.", code="not_seated", seat=seat)
         if not isinstance(action, act.GAction):
-            raise IllegalAction("That is not a Ginkgopolis action.")
+            raise IllegalAction("That is not a Ginkgopolis action.", code="not_ginkgopolis")
         # Same answer as "no legal action", without enumerating every card and tile.
         waiting = pending(state)
         has_decision = seat in waiting.waiting or seat in waiting.changeable
         if not has_decision and not self._explainable(state, seat, action):
-            raise NotYourTurn("You have nothing to decide right now.")
-        # Every refusal (IllegalAction, NotYourTurn) is raised by the rules before they
-        # change anything, so no copy of the state is taken: tests/engine/ginkgopolis check
+            raise NotYourTurn("You have nothing to decide right now.", code="not_your_turn")
+        # Every refusal (IllegalAction, NotYourTurn) is raised by choices.py before it
+        # changes anything, so no copy of the state is taken: tests/engine/ginkgopolis check
         # that a refused action leaves the state byte for byte as it was.
         table = Table(state)
-        table.apply(seat, action)
+        choices.apply(table, seat, action)
         return table.events
 
     @staticmethod

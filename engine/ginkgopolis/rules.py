@@ -1,41 +1,30 @@
-"""The rules of Ginkgopolis: choosing, resolving, preparing, ending.
+"""The rules of Ginkgopolis that apply what was decided: resolving, preparing, ending.
 
-``Table`` wraps one state and the events produced by one ``apply``. Resolution is a
-queue of small effects (JSON dicts) so that it can stop for a decision (moving an
-urbanization token, the secret tile refill) and resume after it, and so that a saved
-game in the middle of a round loads and continues exactly.
+``Table`` wraps one state and the events produced by one decision (choices.py checks and
+records it). Resolution is a queue of small effects (JSON dicts) so that it can stop for a
+decision (moving an urbanization token, the secret tile refill) and resume after it, and
+so that a saved game in the middle of a round loads and continues exactly.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.protocol import Event
 from engine.core.rng import Rng
 from engine.ginkgopolis import hal as hal_rules
-from engine.ginkgopolis.actions import (
-    DraftCharacter,
-    GAction,
-    GiveTile,
-    MoveToken,
-    NewHand,
-    PlayCard,
-    RefillDone,
-    TakeTile,
-)
 from engine.ginkgopolis.cards import (
     BUILDING_CARDS,
     CHARACTERS,
     COLOR_ITEM,
-    LETTERS,
     Reward,
     is_urbanization,
     tile_color,
     tile_number,
 )
-from engine.ginkgopolis.outline import Cell, neighbours, order_ok, outline, restore
-from engine.ginkgopolis.state import Building, Pick, Player, State
+from engine.ginkgopolis.outline import Cell, neighbours
+from engine.ginkgopolis.state import Building, Player, State
+from engine.ginkgopolis.tokens import open_token_decision
 
 ITEMS = ("res", "tile", "sp")
 
@@ -289,7 +278,7 @@ class Table:
             elif kind == "bonus":
                 st.queue[0:0] = self.bonus_ops(op["p"], op["trigger"])
             elif kind == "token":
-                self.open_token_decision(op)
+                open_token_decision(self.st, op)
             elif kind == "discard":
                 st.discard.append(op["card"])
             elif kind == "keep":
@@ -324,65 +313,6 @@ class Table:
                         {"op": "gain", "p": p, "item": item, "n": n, "why": f"bonus_{trigger}"}
                     )
         return ops
-
-    # -------------------------------------------------------------- tokens
-    def open_token_decision(self, op: dict[str, Any]) -> None:
-        letter = op["letter"]
-        cell = (op["cell"][0], op["cell"][1])
-        options = self.token_options(letter, cell)
-        if not options:
-            raise AssertionError("no legal place for an urbanization token")
-        self.st.decision = {
-            "kind": "token",
-            "seat": op["seat"],
-            "letter": letter,
-            "cell": [cell[0], cell[1]],
-            "options": [[x, y] for x, y in options],
-        }
-
-    def token_options(self, letter: str, tile_cell: Cell) -> list[Cell]:
-        st = self.st
-        city = set(st.board)
-        walk = outline(city)
-        taken = {c for k, c in st.tokens.items() if k != letter}
-
-        def feasible(cell: Cell) -> bool:
-            return restore(walk, {**st.tokens, letter: cell}, letter, city) is not None
-
-        adjacent = [c for c in neighbours(tile_cell) if c not in city and c not in taken]
-        options = [c for c in adjacent if feasible(c)]
-        if options:
-            return sorted(options)
-        # Ruling G2: no empty adjacent cell, so any outline cell between the neighbours.
-        i = LETTERS.index(letter)
-        prev_cell, next_cell = st.tokens[LETTERS[i - 1]], st.tokens[LETTERS[(i + 1) % 12]]
-        between: list[Cell] = []
-        if prev_cell in walk and next_cell in walk:
-            k = walk.index(prev_cell) + 1
-            while walk[k % len(walk)] != next_cell and len(between) < len(walk):
-                between.append(walk[k % len(walk)])
-                k += 1
-        options = sorted({c for c in between if c not in taken and feasible(c)})
-        if options:
-            return options
-        return sorted(c for c in dict.fromkeys(walk) if c not in taken and feasible(c))
-
-    def move_token(self, letter: str, cell: Cell) -> None:
-        st = self.st
-        city = set(st.board)
-        walk = outline(city)
-        wanted = {**st.tokens, letter: cell}
-        placed = restore(walk, wanted, letter, city)
-        assert placed is not None
-        moved = sorted(k for k in placed if k != letter and placed[k] != st.tokens[k])
-        st.tokens = {k: placed[k] for k in LETTERS}
-        self.emit(
-            "token_moved",
-            letter=letter,
-            cell=[cell[0], cell[1]],
-            others={k: [placed[k][0], placed[k][1]] for k in moved},
-        )
-        assert order_ok(walk, st.tokens)
 
     # --------------------------------------------------------- resolution
     def begin_resolution(self) -> None:
@@ -591,171 +521,3 @@ class Table:
         if not st.deck:
             self.rebuild_deck()
         self.emit("round", round=st.round, first=0)
-
-    # ---------------------------------------------------------- decisions
-    def apply(self, seat: int, action: GAction) -> None:
-        st = self.st
-        if st.phase == "over":
-            raise NotYourTurn("The game is over.")
-        if isinstance(action, DraftCharacter):
-            self.do_draft(seat, action)
-        elif isinstance(action, PlayCard):
-            self.do_play(seat, action)
-        elif isinstance(action, NewHand):
-            self.do_new_hand(seat)
-        elif isinstance(action, MoveToken):
-            self.do_token(seat, action)
-        elif isinstance(action, (GiveTile, TakeTile, RefillDone)):
-            self.do_refill(seat, action)
-        else:
-            raise IllegalAction("Unknown action.")
-
-    def do_draft(self, seat: int, action: DraftCharacter) -> None:
-        st = self.st
-        if st.phase != "draft":
-            raise IllegalAction("The character draft is over.", code="wrong_phase")
-        player = st.players[seat]
-        if action.character not in player.packet:
-            raise IllegalAction(
-                f"Character {action.character} is not among the cards you hold: "
-                f"{', '.join(map(str, player.packet))}.",
-                code="not_in_packet",
-                character=action.character,
-                packet=list(player.packet),
-            )
-        # The service announces each submission itself; only the seat learns what it kept.
-        player.draft_pick = action.character
-        self.emit("your_draft", to=seat, character=action.character)
-        if any(p.draft_pick is None for p in st.players):
-            return
-        packets = []
-        for player in st.players:
-            assert player.draft_pick is not None
-            player.characters.append(player.draft_pick)
-            packets.append([c for c in player.packet if c != player.draft_pick])
-            player.draft_pick = None
-        st.draft_round += 1
-        n = st.count
-        if st.draft_round == 3:
-            st.character_box = sorted(st.character_box + [c for pk in packets for c in pk])
-            for player in st.players:
-                player.packet = []
-                player.characters.sort()
-            self.finish_characters()
-            return
-        for i, player in enumerate(st.players):
-            player.packet = packets[(i - 1) % n]
-            self.emit("draft_packet", to=i, packet=list(player.packet))
-
-    def do_play(self, seat: int, action: PlayCard) -> None:
-        st = self.st
-        if st.phase != "pick":
-            raise IllegalAction(
-                "Cards are chosen at the start of a round, not now.", code="wrong_phase"
-            )
-        player = st.players[seat]
-        if action.card not in player.hand:
-            raise IllegalAction(
-                f"{action.card} is not in your hand ({', '.join(player.hand)}).",
-                code="not_in_hand",
-                card=action.card,
-                hand=list(player.hand),
-            )
-        if action.tile is not None and action.tile not in player.tiles:
-            raise IllegalAction(
-                f"You do not have tile {action.tile}.", code="no_tile", tile=action.tile
-            )
-        if is_urbanization(action.card):
-            if action.tile is None and action.gain not in ("res", "tile"):
-                raise IllegalAction(
-                    "Played alone, an Urbanization card gives a resource or a tile.",
-                    code="needs_gain",
-                    card=action.card,
-                )
-            if action.tile is not None and player.screen_res < 1:
-                raise IllegalAction(
-                    "Urbanizing puts one of your resources on the new building, and you have none.",
-                    code="no_resource",
-                )
-        else:
-            if action.gain is not None:
-                raise IllegalAction(
-                    "A Building card played alone gives the building's items.", code="no_gain"
-                )
-            if (
-                action.tile is not None
-                and self.construct_cost(seat, action.card, action.tile) is None
-            ):
-                res, _, sp = self.construct_price(action.card, action.tile)
-                raise IllegalAction(
-                    f"You cannot pay for {action.tile} on {action.card}: it needs "
-                    f"{res} resources and {sp} success points.",
-                    code="cannot_pay",
-                    tile=action.tile,
-                    card=action.card,
-                    res=res,
-                    sp=sp,
-                )
-        player.pick = Pick(action.card, action.tile, action.gain)
-        self.emit("your_pick", to=seat, action=action.text())
-        if all(p.pick is not None for p in st.players if not p.hal):
-            self.begin_resolution()
-
-    def do_new_hand(self, seat: int) -> None:
-        st = self.st
-        player = st.players[seat]
-        if st.phase != "pick":
-            raise IllegalAction("A New Hand is taken while choosing a card.", code="wrong_phase")
-        if player.new_hand <= 0:
-            raise IllegalAction("You have no New Hand token left.", code="no_new_hand")
-        player.new_hand -= 1
-        withdrawn = player.pick is not None
-        player.pick = None
-        st.discard += player.hand
-        self.emit("new_hand", seat=seat, discarded=list(player.hand), withdrawn=withdrawn)
-        player.hand = []
-        for _ in range(4):
-            self.draw(seat)
-
-    def do_token(self, seat: int, action: MoveToken) -> None:
-        st = self.st
-        d = st.decision
-        if d is None or d["kind"] != "token" or d["seat"] != seat:
-            raise NotYourTurn("No urbanization token is waiting for you.")
-        if action.letter != d["letter"]:
-            raise IllegalAction(
-                f"The token to move is {d['letter']}.", code="wrong_token", letter=d["letter"]
-            )
-        if [action.x, action.y] not in d["options"]:
-            opts = ", ".join(f"{x},{y}" for x, y in d["options"])
-            raise IllegalAction(
-                f"Token {d['letter']} cannot go to {action.x},{action.y}; choose one of: {opts}.",
-                code="bad_cell",
-                letter=d["letter"],
-                options=opts,
-            )
-        st.decision = None
-        self.move_token(action.letter, (action.x, action.y))
-        self.advance()
-
-    def do_refill(self, seat: int, action: GAction) -> None:
-        st = self.st
-        d = st.decision
-        player = st.players[seat]
-        if d is None or d["kind"] != "refill" or player.refill_done:
-            raise NotYourTurn("No tile refill is waiting for you.")
-        if isinstance(action, GiveTile):
-            if action.tile not in self.refillable(player):
-                raise IllegalAction(f"You cannot return {action.tile}.", code="no_tile")
-            player.refill.append(action.tile)
-            player.refill.sort()
-        elif isinstance(action, TakeTile):
-            if action.tile not in player.refill:
-                raise IllegalAction(f"{action.tile} is not in your group.", code="no_tile")
-            player.refill.remove(action.tile)
-        else:
-            player.refill_done = True
-            self.emit("refill_ready", seat=seat)
-        self.maybe_finish_refill()
-        if st.decision is None:
-            self.advance()

@@ -79,4 +79,4 @@ def test_wrong_phase_and_non_player_are_refused() -> None:
         GAME.apply(st, 7, NewHand())
     with pytest.raises(IllegalAction) as refused:
         GAME.apply(st, 0, MoveToken("A", 0, -3))
-    assert refused.value.code == "not_your_turn"  # no token waits to be moved
+    assert refused.value.code == "no_token_to_move"  # no token waits to be moved
