@@ -30,6 +30,8 @@ ITEMS = ("res", "tile", "sp")
 
 
 class Table:
+    """One state, the events of one decision, and the operations that apply it."""
+
     def __init__(self, st: State) -> None:
         self.st = st
         self.events: list[Event] = []
