@@ -88,10 +88,13 @@ class TurnVerbs(Queries):
         copy = live.game.state_from_json(live.game.state_to_json(live.state))
         try:
             live.game.apply(copy, seat, action)
+        except NotYourTurn as exc:
+            # A plain refusal with the engine's code (a token move while a card is to be
+            # picked: "no token to move"), not the generic "nothing to decide" that the
+            # caller gives a NotYourTurn: the seat does have something to decide.
+            return IllegalAction(exc.message, code=exc.code, **exc.params)
         except IllegalAction as exc:
             return exc
-        except NotYourTurn as exc:
-            return IllegalAction(exc.message, code="not_your_turn")
         return IllegalAction(f"{action.text()} is not one of the moves possible now.",
                              code="not_legal", action=action.text())
 

@@ -76,7 +76,7 @@ def test_every_code_reads_in_french_without_the_engine_s_sentence(game: str) -> 
 
 # A bad move a new player might type, for each game: (text, the engine's code).
 BAD_MOVES: dict[str, list[tuple[str, str]]] = {
-    "ginkgopolis": [("foo", "unreadable"), ("R7", "wrong_phase")],
+    "ginkgopolis": [("foo", "unreadable"), ("R7", "wrong_phase"), ("A@0,0", "no_token_to_move")],
     "quadropolis": [("A9@L1", "bad_architect"), ("r1c1", "take_first")],
     "neotopia": [("draw X99", "not_a_card"), ("end", "wrong_stage")],
     "skybridge": [("purple 3@1", "not_a_colour"), ("bridge 1-2", "bridge_on_empty")],
