@@ -38,10 +38,37 @@ def test_fast_greedy_chooses_as_greedy(seed: int, seats: int, mirror: bool) -> N
         expected = greedy.choose(state, seat, r1)
         assert fast.choose(state, seat, r2) == expected
         assert r1.state == r2.state  # the same draws: the same rollouts afterwards
-        assert greedy_module.patterns is patterns  # the greedy opponents are untouched
+        assert getattr(greedy_module, "patterns") is patterns  # noqa: B009  (the opponents untouched)
         decisions += 1
         # A random seat now and then, so that boards the greedy players would never
         # make are met too.
         player = chaos if seat == seed % seats else greedy
         GAME.apply(state, seat, player.choose(state, seat, rng))
     assert decisions > 40
+
+
+def test_worth_is_the_total_the_end_would_give_with_its_tie_breaks() -> None:
+    """Mid-game, ``worth`` is what ending the game now would score (group points added
+    once); at the end, the outcome's total; a won tie-break is worth a fraction more."""
+    from engine.neotopia.rules import finish
+    from engine.neotopia.scoring import outcome
+    from engine.neotopia.search import worth
+
+    greedy = GAME.ai("greedy")
+    state = GAME.setup(4, {}, 3)
+    rng = Rng.from_seed(3)
+    steps = 0
+    while GAME.outcome(state) is None:
+        if steps % 40 == 39:
+            ended = state.copy()
+            finish(ended, "stall", [])
+            for s in outcome(ended).standings:
+                assert s.seat is not None
+                assert int(worth(state, s.seat)) == s.total
+                assert int(worth(ended, s.seat)) == s.total
+        seat = state.current
+        GAME.apply(state, seat, greedy.choose(state, seat, rng))
+        steps += 1
+    final = outcome(state)
+    by_key = sorted(final.standings, key=lambda s: worth(state, s.seat or 0), reverse=True)
+    assert [s.rank for s in by_key] == sorted(s.rank for s in final.standings)
