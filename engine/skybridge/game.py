@@ -36,7 +36,8 @@ class SkybridgeGame:
 
     def apply(self, state: SkybridgeState, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, Place):
-            raise IllegalAction(f"{action.text()} is not a Skybridge move.")
+            raise IllegalAction(f"{action.text()} is not a Skybridge move.",
+                                code="not_skybridge")
         return rules.play(state, seat, action)
 
     def view(self, state: SkybridgeState, seat: int | None) -> dict[str, Any]:

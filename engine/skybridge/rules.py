@@ -113,9 +113,10 @@ def play(state: SkybridgeState, seat: int, action: Place) -> list[Event]:
     """Apply one placement, then pass the turn on (skipping seats that cannot place)."""
     slot = current_slot(state)
     if slot is None:
-        raise NotYourTurn("The game is over.")
+        raise NotYourTurn("The game is over.", code="game_over")
     if slot.seat != seat:
-        raise NotYourTurn(f"It is seat {slot.seat + 1}'s turn, not yours.")
+        raise NotYourTurn(f"It is seat {slot.seat + 1}'s turn, not yours.",
+                          code="not_your_turn", seat=slot.seat)
     legal = slot_moves(state, slot)
     if action not in legal:
         why = _why_illegal(state, slot, action)

@@ -40,8 +40,8 @@ def _literals(locale: str, game: str) -> str:
         encoding="utf-8")
 
 
-@pytest.mark.parametrize("game", ["quadropolis", "neotopia"])
-def test_every_error_of_quadropolis_and_neotopia_names_its_code(game: str) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_every_error_of_every_game_names_its_code(game: str) -> None:
     assert [r for r in raised_by(game) if not r.explicit] == []
 
 
