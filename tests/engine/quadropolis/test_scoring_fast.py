@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.core.rng import Rng
 from engine.quadropolis import GAME
-from engine.quadropolis.scoring import City, Scorer, city_of
+from engine.quadropolis.scoring import Building, City, Scorer, city_of, make_city
 
 
 def final_cities(seats: int, mode: str, seed: int) -> list[City]:
@@ -35,3 +35,53 @@ def test_the_fast_score_is_the_sum_of_the_categories(mode: str, seed: int,
         for mask in [0, (1 << scorer.n) - 1, *masks]:
             mask |= scorer.always  # parks and monuments count without activation
             assert scorer.score(mask) == sum(scorer.categories(mask).values()), mask
+
+
+TYPES = ("tower_block", "shop", "public_service", "park", "factory", "harbor", "office",
+         "monument")
+
+
+@st.composite
+def cities(draw: st.DrawFn, mode: str) -> City:
+    """Any city the board can hold, crowded ones included (a park ringed by towers,
+    long harbor runs, big office groups), which real games reach rarely."""
+    board = City(mode, (), 0, 0).board
+    spaces = [(r, c) for r in range(1, board.rows + 1) for c in range(1, board.cols + 1)]
+    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=len(spaces)))
+    types = TYPES if mode == "expert" else TYPES[:6]
+    buildings = []
+    for row, col in chosen:
+        kind = draw(st.sampled_from(types))
+        floors = draw(st.integers(min_value=1, max_value=5)) if kind in (
+            "tower_block", "office") else 1
+        vp = draw(st.integers(min_value=0, max_value=4)) if kind in (
+            "public_service", "harbor") else 0
+        buildings.append(Building(row, col, kind, floors, vp))
+    return make_city(mode, buildings, 0, 0)
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_fast_score_is_the_sum_of_the_categories_in_any_city(
+        mode: str, data: st.DataObject) -> None:
+    city = data.draw(cities(mode), label="city")
+    scorer = Scorer(city)
+    full = (1 << scorer.n) - 1
+    for mask in (full, data.draw(st.integers(min_value=0, max_value=max(full, 0)))):
+        mask |= scorer.always
+        assert scorer.score(mask) == sum(scorer.categories(mask).values())
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+def test_a_park_ringed_by_four_towers_scores_the_top_of_its_table(mode: str) -> None:
+    ring = [Building(r, c, "tower_block") for r, c in ((1, 2), (3, 2), (2, 1), (2, 3))]
+    city = make_city(mode, [Building(2, 2, "park"), *ring], 0, 0)
+    scorer = Scorer(city)
+    everything = (1 << scorer.n) - 1
+    park_table = city.tables.park
+    assert scorer.categories(everything)["parks"] == park_table[4] == park_table[-1]
+    assert scorer.score(everything) == sum(scorer.categories(everything).values())
+    towers_off = scorer.always  # only what needs no activation: the park alone
+    assert scorer.categories(towers_off)["parks"] == park_table[0]
+    assert scorer.score(towers_off) == park_table[0]
