@@ -144,6 +144,12 @@ async def test_extend_pushes_one_or_all_deadlines(service: TableService,
     clock.advance(DAY)
     await service.on_deadline(table, (await service.info(table)).version)
     assert (await service.info(table)).waiting.keys() == {0, 1}  # extended: nobody timed out
+    version = (await service.info(table)).version
+    for nothing in (0, -60):  # no time, or time taken back: refused, nothing written
+        with pytest.raises(Refused) as refused:
+            await service.extend(table, HOST, nothing)
+        assert (refused.value.code, refused.value.context["field"]) == ("options", "seconds")
+    assert (await service.info(table)).version == version
 
 
 async def test_no_deadlines_policy(service: TableService, store: SqliteStore) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from conftest import RenderingNotifier
+from conftest import HOST, RenderingNotifier, new_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_backends import postgres_only
@@ -16,7 +17,7 @@ from store_backends import postgres_only
 from bot.clock import FakeClock
 from bot.service import TableService
 from bot.service.leasing import TTL_SECONDS
-from bot.store import Lease, PostgresStore, Store, open_store
+from bot.store import Lease, PostgresStore, SqliteStore, Store, open_store
 
 BACKENDS = ("sqlite", "postgres")
 TTL = 30.0
@@ -214,3 +215,21 @@ async def test_sharing_takes_the_lease_time_asked_for_or_the_default(store: Stor
     assert service.leases.ttl == 5 and service.leases.period == 5 / 3
     service.share("worker-b")
     assert service.leases.owner == "worker-b" and service.leases.ttl == TTL_SECONDS != 5
+
+
+async def test_a_shared_process_reads_every_table_anew(db_path: Path, clock: FakeClock) -> None:
+    # Another process may have written any table since: a process beside others keeps
+    # no table in memory between two calls.
+    mine, theirs = await SqliteStore.open(db_path), await SqliteStore.open(db_path)
+    try:
+        here = TableService(mine, RenderingNotifier(), clock=clock)
+        here.share("here")
+        there = TableService(theirs, RenderingNotifier(), clock=clock)
+        table = await new_table(there, humans=2)
+        seen = (await here.info(table)).version
+        prompt = await there.prompt(table, HOST)
+        await there.act(table, HOST, prompt.options[0].json, version=prompt.version)
+        assert (await here.info(table)).version > seen
+    finally:
+        await mine.close()
+        await theirs.close()
