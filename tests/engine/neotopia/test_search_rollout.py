@@ -57,7 +57,7 @@ def test_worth_is_the_total_the_end_would_give_with_its_tie_breaks() -> None:
     greedy = GAME.ai("greedy")
     state = GAME.setup(4, {}, 3)
     rng = Rng.from_seed(3)
-    steps = 0
+    steps = seen_set_up = 0
     while GAME.outcome(state) is None:
         if steps % 40 == 39:
             ended = state.copy()
@@ -66,9 +66,15 @@ def test_worth_is_the_total_the_end_would_give_with_its_tie_breaks() -> None:
                 assert s.seat is not None
                 assert int(worth(state, s.seat)) == s.total
                 assert int(worth(ended, s.seat)) == s.total
+                # Cards set up (one element short) add to the worth, and only they.
+                set_up = opportunities(state.data, state.board, state.hands[s.seat], False)
+                gain = worth(state, s.seat, 0.5) - worth(state, s.seat)
+                assert (gain > 0.4) == bool(set_up)
+                seen_set_up += bool(set_up)
         seat = state.current
         GAME.apply(state, seat, greedy.choose(state, seat, rng))
         steps += 1
+    assert seen_set_up > 0
     final = outcome(state)
     by_key = sorted(final.standings, key=lambda s: worth(state, s.seat or 0), reverse=True)
     assert [s.rank for s in by_key] == sorted(s.rank for s in final.standings)
