@@ -229,3 +229,23 @@ async def test_apscheduler_jobs_run_the_service(store: SqliteStore,
     finally:
         scheduler.shutdown(wait=False)
     assert [a.source for a in await store.load_actions(table)] == ["player", "timeout"]
+
+
+async def test_a_deadline_that_loses_a_race_to_another_process_writes_nothing_and_replans(
+        db_path: Path, clock: FakeClock) -> None:
+    mine, theirs = await SqliteStore.open(db_path), await SqliteStore.open(db_path)
+    try:
+        here = TableService(mine, RenderingNotifier(), clock=clock)
+        there = TableService(theirs, RenderingNotifier(), clock=clock)
+        table = await new_table(here, humans=2)
+        stale = (await here.info(table)).version  # "here" keeps the table in memory
+        # Another process plays for the host meanwhile: "here" does not know yet.
+        await there.act_text(table, HOST, (await there.prompt(table, HOST)).options[0].text)
+        clock.advance(2 * DAY)
+        await here.on_deadline(table, stale)  # its save finds a newer table: no error
+        assert [(a.seat, a.source) for a in await mine.load_actions(table)] == [(0, "player")]
+        fresh = await there.info(table)
+        assert here.deadlines.planned[table]["deadline"].version == fresh.version
+    finally:
+        await mine.close()
+        await theirs.close()
