@@ -27,7 +27,10 @@ the action and the rest of the seat's turn).
 Per-game pieces (each game's ``ai("search")`` builds the player): Ginkgopolis
 (engine/ginkgopolis/determinize.py), Skybridge (engine/skybridge/search.py, open
 information), Quadropolis (engine/quadropolis/determinize.py), Neotopia
-(engine/neotopia/search.py).
+(engine/neotopia/search.py). A game may also pass a faster rollout player that decides
+exactly as its greedy one (Quadropolis and Neotopia cache the greedy evaluations, about
+3-4x faster, checked move by move in their tests) and a filter of the moves worth
+searching (Neotopia leaves out "back").
 
 Soundness. The search reads the real state only through ``legal_actions`` of its own
 seat and the determinizer. A determinizer must depend only on the seat's view and the
