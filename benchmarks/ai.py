@@ -8,7 +8,8 @@ interval, and the time the search took per move (p50, p99), in CPU seconds of th
 one-threaded process (what it costs on one core, whatever else the machine runs) and
 in wall seconds, at the default budget (iterations only, no time cap, so every figure
 replays for its seed).
-Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s.
+Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s. The figures of
+record are in benchmarks/README.md, section "Search AI strength".
 
 A long line can be split and run in parts: ``--record FILE`` appends one JSON line per
 finished game (seed, share, the CPU and wall seconds of each search move), so a run cut
