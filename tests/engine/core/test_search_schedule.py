@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.protocol import Outcome, Standing, rank_totals
 from engine.core.rng import Rng
 from engine.core.search import SearchConfig, SearchPlayer, one_ply_prior
 from tests.engine.core.test_search_budget import OPTIONS, Duel, DuelGame, Pick
@@ -158,3 +159,66 @@ def test_a_budget_spent_in_the_first_round_picks_the_best_arm_ties_to_the_earlie
     bumpy = {**flat, 3: 0.6, 4: 0.6}
     searched, _ = scripted(OPTIONS, bumpy)
     assert searched.choose(Duel(), 0, Rng.from_seed(7)) == Pick(3)
+
+
+def test_two_arms_get_one_round_that_spends_the_whole_budget() -> None:
+    ranks = {n: float(n) for n in range(OPTIONS)}  # the prior keeps arms 4 and 5
+    searched, calls = scripted(8, RISING, width=2)
+    searched.prior = lambda state, seat, actions: [ranks[a.n] for a in actions]  # type: ignore[attr-defined]
+    assert searched.choose(Duel(), 0, Rng.from_seed(8)) == Pick(5)
+    assert Counter(arm for arm, _ in calls) == {4: 4, 5: 4}  # one round, 8 // 2 each
+
+
+def test_a_time_limit_stops_after_the_seed_it_runs_out_in() -> None:
+    searched, calls = scripted(24, RISING, time_limit=3600.0)
+    searched.choose(Duel(), 0, Rng.from_seed(9))
+    assert Counter(arm for arm, _ in calls) == halving_counts(OPTIONS, 24, RISING)
+    searched, calls = scripted(24, FALLING, time_limit=0.0)
+    assert searched.choose(Duel(), 0, Rng.from_seed(9)) == Pick(0)
+    assert sorted(arm for arm, _ in calls) == list(range(OPTIONS))  # one seed, every arm
+
+
+class ScoredDuel(DuelGame):
+    """Duel with points: seat 0 scores its picks, seat 1 its pick plus 4."""
+
+    def outcome(self, state: Duel) -> Outcome | None:
+        if state.waiting() is not None:
+            return None
+        mine = sum(n for s, n in state.picks if s == 0)
+        theirs = sum(n for s, n in state.picks if s == 1) + 4
+        ranks = rank_totals([mine, theirs])
+        return Outcome(tuple(Standing(s, f"P{s}", t, (), ranks[s])
+                             for s, t in enumerate((mine, theirs))))
+
+
+def test_a_margin_values_a_finished_game_half_by_winning_half_by_the_lead() -> None:
+    searched = SearchPlayer(ScoredDuel(), _copy,  # type: ignore[arg-type]
+                            SearchConfig(iterations=6, margin=2.0))
+    # Seat 0 picks 5, then 0 (the rollout's First); seat 1 picks 0: 5 against 4.
+    won = searched.simulate(Duel(), 0, Pick(5), 1)
+    assert won == pytest.approx(0.5 * 1.0 + 0.5 / (1 + math.exp(-0.5)))
+    lost = searched.simulate(Duel(), 0, Pick(1), 1)  # 1 against 4
+    assert lost == pytest.approx(0.5 * 0.0 + 0.5 / (1 + math.exp(1.5)))
+    seat_one = searched.simulate(Duel(picks=[(0, 1), (0, 0)]), 1, Pick(0), 1)
+    assert seat_one == pytest.approx(0.5 * 1.0 + 0.5 / (1 + math.exp(-1.5)))
+
+
+class Long(Duel):
+    """Seat 0 has two steps, then seat 1 three."""
+
+    def waiting(self) -> int | None:
+        return [0, 0, 1, 1, 1][len(self.picks)] if len(self.picks) < 5 else None
+
+
+def test_the_horizon_counts_the_actions_played_after_the_searched_one() -> None:
+    cut: list[int] = []
+
+    def evaluate(world: Duel, seat: int) -> float:
+        cut.append(len(world.picks))
+        return 0.5
+
+    searched = SearchPlayer(DuelGame(), _copy, SearchConfig(iterations=6, horizon=2),  # type: ignore[arg-type]
+                            evaluate=evaluate)
+    searched.simulate(Long(), 0, Pick(3), 1)
+    # The searched pick, then two actions (seat 0's second step, seat 1's first): cut.
+    assert cut == [3]
