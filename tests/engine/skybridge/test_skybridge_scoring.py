@@ -5,7 +5,14 @@ from __future__ import annotations
 from skyhelp import GAME, board_of
 
 from engine.core.protocol import Outcome
-from engine.skybridge.scoring import colour_lines, outcome
+from engine.skybridge.pieces import COLOURS
+from engine.skybridge.scoring import (
+    colour_lines,
+    colour_points,
+    outcome,
+    points_by_colour,
+    seat_totals,
+)
 
 
 def final(layout: dict[int, str], seats: int = 4) -> Outcome:
@@ -104,3 +111,26 @@ def test_outcome_totals_equal_their_lines_and_ties_share_rank() -> None:
     assert [s.rank for s in result.standings] == [1, 1, 3, 4]
     for standing in result.standings:
         assert standing.total == sum(ln.points for ln in standing.lines)
+
+
+HAND_BOARDS = [
+    {5: "R3 Y2 G3 B2 Y^"},
+    {1: "Y3 R= G2 R^", 2: "B3 R= Y2"},
+    {1: "Y3 R= G2 R^", 2: "B3 R= Y3 R^"},  # both ends of red's bridge roofed red
+    {1: "Y3 R= G2 R^", 2: "B3 R= Y3 G^"},
+    {1: "Y3 G= B2 R^", 2: "B3 G= Y2"},
+    {1: "Y3 G=", 2: "B3 G= R= Y^", 3: "Y2 B2 R="},
+    {1: "Y3 G= B2 R^", 2: "B3 G= Y3 Y^", 3: "R3 Y2 G^", 4: "R2 Y2 B^"},
+]
+
+
+def test_the_fast_scorers_agree_with_the_lines_on_the_hand_boards() -> None:
+    for layout in HAND_BOARDS:
+        board = board_of(layout)
+        by_colour = points_by_colour(board)
+        for colour in COLOURS:
+            lines = sum(ln.points for ln in colour_lines(board, colour))
+            assert colour_points(board, colour) == lines == by_colour.get(colour, 0), layout
+        for seats in (2, 3, 4):
+            assert seat_totals(board, seats) == [s.total for s in outcome(board, seats)
+                                                 .standings], (layout, seats)
