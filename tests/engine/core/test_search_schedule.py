@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.protocol import Outcome, Standing, rank_totals
 from engine.core.rng import Rng
-from engine.core.search import SearchConfig, SearchPlayer, one_ply_prior
+from engine.core.search import SearchConfig, SearchPlayer, one_ply_prior, outcome_value
 from tests.engine.core.test_search_budget import OPTIONS, Duel, DuelGame, Pick
 
 
@@ -222,3 +222,21 @@ def test_the_horizon_counts_the_actions_played_after_the_searched_one() -> None:
     searched.simulate(Long(), 0, Pick(3), 1)
     # The searched pick, then two actions (seat 0's second step, seat 1's first): cut.
     assert cut == [3]
+
+
+def test_candidates_narrow_the_arms_and_a_single_one_is_played_unsearched() -> None:
+    searched, calls = scripted(8, RISING)
+    searched.candidates = lambda state, seat, arms: [a for a in arms if a.n in (2, 4)]
+    assert searched.choose(Duel(), 0, Rng.from_seed(10)) == Pick(4)  # searched: 4 beats 2
+    assert Counter(arm for arm, _ in calls) == {2: 4, 4: 4}
+    searched, calls = scripted(8, RISING)
+    searched.candidates = lambda state, seat, arms: [Pick(3)]
+    assert searched.choose(Duel(), 0, Rng.from_seed(10)) == Pick(3) and calls == []
+    searched, calls = scripted(8, RISING)
+    searched.candidates = lambda state, seat, arms: []  # nothing left out after all
+    assert searched.choose(Duel(), 0, Rng.from_seed(10)) == Pick(5)
+
+
+def test_a_lone_competitor_has_the_whole_value() -> None:
+    alone = Outcome((Standing(0, "P0", 3, (), 1),))
+    assert outcome_value(alone, 0) == 1.0
