@@ -92,7 +92,8 @@ def add_local(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=2, help="seats in all, humans and bots")
     p.add_argument("--bots", type=int, default=0, help="how many of the seats are bots")
     p.add_argument("--ai", default=None, metavar="LEVEL",
-                   help="the bots' level: easy, normal or hard (default: hard)")
+                   help="the bots' level: easy, normal or hard (default: hard, unless the "
+                        "game names another)")
     p.add_argument("--name", action="append", default=[], metavar="NAME",
                    help="a human player's name, once per player in seat order")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

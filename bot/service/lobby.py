@@ -71,7 +71,8 @@ class LobbyVerbs(TurnVerbs):
             channel_id=channel_id, thread_id=thread_id, locale=settings.locale,
             deadline_seconds=settings.deadline_seconds, reminders=settings.reminder_offsets(),
             timeout_policy=settings.timeout_policy, seat_order=settings.seat_order,
-            ai_level=check_level(settings.ai_level) if settings.ai_level else default_level(),
+            ai_level=(check_level(settings.ai_level) if settings.ai_level
+                      else default_level(engine)),
             created_at=now, updated_at=now,
         )
         seats = [SeatRecord(0, actor.display, actor.user_id)] if join else []

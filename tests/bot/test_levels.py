@@ -47,6 +47,22 @@ async def test_a_new_table_and_its_bots_are_hard_by_default(
     assert service._timeout_ai(live) == "search"
 
 
+async def test_a_game_may_name_another_default_and_the_process_overrides_it(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LEVEL_VARIABLE, raising=False)
+    skybridge = type(get_game("skybridge"))
+    monkeypatch.setattr(skybridge, "default_ai", "greedy", raising=False)
+    info = await service.create(HOST, "skybridge")
+    assert info.ai_level == "normal"
+    info = await service.add_bot(info.id, HOST)
+    assert (await service._load(info.id)).seats[1].ai_kind == "greedy"
+    assert (await service.create(HOST, "ginkgopolis")).ai_level == "hard"  # the others
+    asked = await service.create(HOST, "skybridge", settings=TableSettings(ai_level="hard"))
+    assert asked.ai_level == "hard"  # a host's choice is the table's
+    monkeypatch.setenv(LEVEL_VARIABLE, "easy")
+    assert default_level(skybridge()) == "easy"
+
+
 async def test_the_tests_play_normal_bots(service: TableService) -> None:
     # tests/bot/conftest.py: whole games with bots stay fast.
     info = await service.create(HOST, "ginkgopolis")
