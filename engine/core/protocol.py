@@ -154,6 +154,8 @@ class Game(Protocol[S]):
     # Optional: ``news_key(state) -> Hashable``, what a piece of news belongs to (a
     # round, a player's turn). A front end tells one such unit in one post; without it
     # the public view's ``round`` is used (None: every move is news).
+    # Optional: ``default_ai: str``, the AI kind a front end plays by default when it is
+    # not ``search`` (a game whose search misses its strength goals keeps ``greedy``).
 
     def scramble_hidden(self, state: S, seat: int | None, seed: int) -> S:
         """A copy of ``state`` with everything ``seat`` may not see re-dealt at random.

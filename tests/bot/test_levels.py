@@ -215,3 +215,10 @@ def test_simulate_takes_levels_and_shows_them(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "Seat 1 (easy)" in out or "Seat 2 (easy)" in out
     assert "(normal)" in out and "(greedy)" not in out
+
+
+async def test_neotopia_bots_are_normal_by_default_until_its_search_meets_its_goal(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LEVEL_VARIABLE, raising=False)
+    assert (await service.create(HOST, "neotopia")).ai_level == "normal"
+    assert default_level(get_game("quadropolis")) == "hard"
