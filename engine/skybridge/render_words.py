@@ -7,12 +7,12 @@ French entry stays English.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
-_LOCALE: ContextVar[str] = ContextVar("skybridge_render_locale", default="en")
+from engine.fonts.labels import Labels
+
+_LABELS = Labels("skybridge")
+language = _LABELS.language
 
 LEGEND = "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
 
@@ -42,17 +42,6 @@ FRENCH: dict[str, str] = {
 }
 
 
-@contextmanager
-def language(locale: str) -> Iterator[None]:
-    token = _LOCALE.set(locale)
-    try:
-        yield
-    finally:
-        _LOCALE.reset(token)
-
-
 def tr(text: str, **params: Any) -> str:
     """``text`` (a format string) in the current language, filled with ``params``."""
-    if _LOCALE.get() == "fr":
-        text = FRENCH.get(text, text)
-    return text.format(**params) if params else text
+    return _LABELS.tr(FRENCH, text, **params)

@@ -8,12 +8,12 @@ stays English. The bonus, region and project names are those of the game's data
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
-_LOCALE: ContextVar[str] = ContextVar("neotopia_render_locale", default="en")
+from engine.fonts.labels import Labels
+
+_LABELS = Labels("neotopia")
+language = _LABELS.language
 
 FRENCH: dict[str, str] = {
     # header
@@ -103,22 +103,11 @@ FRENCH: dict[str, str] = {
 }
 
 
-@contextmanager
-def language(locale: str) -> Iterator[None]:
-    token = _LOCALE.set(locale)
-    try:
-        yield
-    finally:
-        _LOCALE.reset(token)
-
-
 def tr(text: str, **params: Any) -> str:
     """``text`` (a format string) in the current language, filled with ``params``."""
-    if _LOCALE.get() == "fr":
-        text = FRENCH.get(text, text)
-    return text.format(**params) if params else text
+    return _LABELS.tr(FRENCH, text, **params)
 
 
 def named(en: str, fr: str) -> str:
     """A name the data gives in both languages (a project card's type)."""
-    return fr if _LOCALE.get() == "fr" and fr else en
+    return fr if _LABELS.locale == "fr" and fr else en
