@@ -52,6 +52,9 @@ async def test_the_level_select_speaks_french_at_a_french_table(world: World) ->
 
 async def test_a_hard_bot_plays_from_its_worker_pool_and_the_channel_names_its_level(
         world: World) -> None:
+    # Real worker processes think here: on a loaded machine a search move and the
+    # pool's start take longer than simcord's default 5 s wait for the bot to settle.
+    world.env.settle_timeout = 120.0
     info = await open_table(world, "skybridge", humans=1)
     table = info.id
     alice = world.people[0]
