@@ -17,6 +17,7 @@ from engine.ginkgopolis.render.layout import (
     labelled_pitch,
     place_city,
     require_public,
+    two_columns,
 )
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
@@ -78,18 +79,10 @@ def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = Non
     city_h = bounds.rows * pitch
     top = HEADER_H + MARGIN
     block_h = city_h + MARGIN + LEGEND_H
-    # Panels fill the column beside the city, then the room under the city: each goes
-    # where it ends higher, so four or five players do not make a tall narrow strip.
     right_x = MARGIN * 2 + city_w
-    bottoms = {"right": top, "left": top + block_h + MARGIN}
-    placed: list[tuple[str, int, int]] = []  # column, top, height
-    for p in view["players"]:
-        h_right = panel_height(p, panel_w)
-        h_left = panel_height(p, city_w)
-        side = "right" if bottoms["right"] + h_right <= bottoms["left"] + h_left else "left"
-        h = h_right if side == "right" else h_left
-        placed.append((side, bottoms[side], h))
-        bottoms[side] += h + PANEL_GAP
+    placed, bottoms = two_columns(
+        ((panel_height(p, panel_w), panel_height(p, city_w)) for p in view["players"]),
+        top, top + block_h + MARGIN, PANEL_GAP)
     shift = 0
     if all(side == "right" for side, _, _ in placed):
         # Only the column beside the city: the city and legend sit in its middle.

@@ -25,6 +25,7 @@ from engine.ginkgopolis.render.layout import (
     labelled_pitch,
     place_city,
     require_public,
+    two_columns,
 )
 from engine.ginkgopolis.render.palette import (
     BACKGROUND,
@@ -105,16 +106,9 @@ def _layout(view: View, outcome: Outcome) -> FinalLayout:
     top = HEADER_H + MARGIN
     block_h = city_h + MARGIN + LEGEND_H
     x0 = 2 * MARGIN + city_w
-    # Rows fill the column beside the city, then the room under it (as the board's panels).
-    bottoms = {"right": top + TABLE_TOP, "left": top + block_h + MARGIN}
-    placed: list[tuple[str, int, int]] = []
-    for s in standings:
-        h_right = row_height(s, table_w)
-        h_left = row_height(s, city_w)
-        side = "right" if bottoms["right"] + h_right <= bottoms["left"] + h_left else "left"
-        h = h_right if side == "right" else h_left
-        placed.append((side, bottoms[side], h))
-        bottoms[side] += h + ROW_GAP
+    placed, bottoms = two_columns(
+        ((row_height(s, table_w), row_height(s, city_w)) for s in standings),
+        top + TABLE_TOP, top + block_h + MARGIN, ROW_GAP)
     shift = 0
     if all(side == "right" for side, _, _ in placed):
         shift = max(0, (bottoms["right"] - ROW_GAP - top - block_h) // 2)

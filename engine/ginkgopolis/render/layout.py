@@ -158,3 +158,22 @@ def districts(view: View) -> list[list[Cell]]:
         if len(group) >= 2:
             found.append(sorted(group, key=lambda c: (c[1], c[0])))
     return found
+
+
+Placed = tuple[str, int, int]  # column ("right" beside the city, "left" under it), top, height
+
+
+def two_columns(heights: Iterable[tuple[int, int]], right_top: int, left_top: int,
+                gap: int) -> tuple[list[Placed], dict[str, int]]:
+    """Blocks (the board's panels, the final image's rows) fill the column beside the
+    city, then the room under it: each goes where it ends higher, so that four or five
+    players do not make a tall narrow strip. ``heights``: each block's height beside
+    the city and under it. Returns where each went and each column's bottom."""
+    bottoms = {"right": right_top, "left": left_top}
+    placed: list[Placed] = []
+    for h_right, h_left in heights:
+        side = "right" if bottoms["right"] + h_right <= bottoms["left"] + h_left else "left"
+        h = h_right if side == "right" else h_left
+        placed.append((side, bottoms[side], h))
+        bottoms[side] += h + gap
+    return placed, bottoms
