@@ -85,6 +85,15 @@ async def test_play_for_and_abort(service: TableService, store: SqliteStore,
     assert refused.value.code == "not_running"
 
 
+async def test_an_aborted_table_waits_for_nobody(service: TableService) -> None:
+    table = await new_table(service, humans=3)
+    assert set((await service.info(table)).waiting) == {0, 1, 2}
+    returned = await service.abort(table, HOST)
+    for info in (returned, await service.info(table)):
+        assert info.status == "aborted"
+        assert info.waiting == {} and not info.simultaneous
+
+
 async def test_no_seat_number(service: TableService) -> None:
     table = await new_table(service, humans=2)
     with pytest.raises(Refused) as refused:

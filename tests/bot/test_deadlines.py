@@ -43,6 +43,19 @@ async def test_timers_follow_decisions(service: TableService, store: SqliteStore
                                                                        "deadline")
 
 
+async def test_a_prompt_shows_its_own_seat_deadline(service: TableService,
+                                                   clock: FakeClock) -> None:
+    start = clock.now()
+    table = await new_table(service, humans=3)
+    clock.advance(HOUR)
+    bob = await service.prompt(table, PLAYERS[1])
+    assert bob.deadline == start + DAY
+    await service.act_text(table, PLAYERS[1], bob.options[0].text)
+    # Bob has picked: nothing of his is due any more, while the others' deadlines stand.
+    assert (await service.prompt(table, PLAYERS[1])).deadline is None
+    assert (await service.prompt(table, HOST)).deadline == start + DAY
+
+
 async def test_reminders_go_only_to_late_seats(service: TableService, store: SqliteStore,
                                                clock: FakeClock,
                                                notifier: RenderingNotifier) -> None:
