@@ -42,6 +42,17 @@ async def test_lobby_lifecycle(service: TableService, notifier: RenderingNotifie
     assert "started" in notifier.templates(table=True)
 
 
+async def test_each_arrival_note_names_the_seat_taken(service: TableService,
+                                                      notifier: RenderingNotifier) -> None:
+    info = await service.create(HOST, "fakepicks", channel_id="c1", max_seats=4)
+    await service.join(info.id, PLAYERS[1])
+    await service.add_bot(info.id, HOST)
+    final = await service.add_bot(info.id, HOST)
+    arrivals = [(n.context["joined"], n.context["joined_name"]) for n in notifier.notes
+                if n.template in ("joined", "bot_added")]
+    assert arrivals == [(s.seat, s.name) for s in final.seats[1:]]
+
+
 async def test_create_refusals(service: TableService) -> None:
     await expect_refused("unknown_game", service.create(HOST, "no-such-game"))
     await expect_refused("options", service.create(HOST, "fakepicks", options={"rounds": 99}))
