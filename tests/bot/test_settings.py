@@ -158,6 +158,7 @@ def test_options_typed_as_text() -> None:
     assert parse_options("flag=maybe count=many mode=1", defaults) == {
         "flag": "maybe", "count": "many", "mode": "1"}
     assert parse_options("other=7 more=yes", defaults) == {"other": 7, "more": True}
+    assert parse_options("less=non odd=maybe", defaults) == {"less": False, "odd": "maybe"}
     for bad in ("flag", "flag=", "=true", "flag true"):
         with pytest.raises(Refused) as info:
             parse_options(bad, defaults)
