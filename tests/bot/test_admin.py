@@ -55,6 +55,8 @@ async def test_leaving_a_game_and_bot_replaced_by_a_human(service: TableService,
     back = await service.replace(table, PLAYERS[1], 0, by=Actor("u8", "Hana"))
     assert not back.seats[0].is_bot
     assert 0 not in back.waiting  # the bot had already picked for this round
+    # Nothing to decide this round, so no deadline yet; the others keep theirs.
+    assert {t.seat for t in await store.load_timers(table)} == {1, 2}
     assert (await service.verify(table)).ok
 
 
