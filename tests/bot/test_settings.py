@@ -145,6 +145,15 @@ async def test_real_game_options_are_judged_by_the_engine(service: TableService)
     assert (await service.start(sky.id, HOST)).status == "running"
 
 
+def test_a_reminder_falls_strictly_inside_the_decision_time() -> None:
+    for offset in (1, HOUR, 6 * HOUR - 1):
+        TableSettings(deadline_seconds=6 * HOUR, reminders=(offset,)).validate()
+    for offset in (0, 6 * HOUR, 6 * HOUR + 1, -HOUR):
+        with pytest.raises(Refused) as info:
+            TableSettings(deadline_seconds=6 * HOUR, reminders=(offset,)).validate()
+        assert info.value.code == "options" and info.value.context["field"] == "reminders"
+
+
 def test_options_typed_as_text() -> None:
     defaults = {"flag": False, "count": 3, "mode": "draft"}
     assert parse_options("", defaults) == {}
