@@ -7,6 +7,7 @@ thinkgame.py thinks until the test opens its gate."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -289,13 +290,17 @@ async def test_choices_beyond_the_workers_wait_outside_the_executor_and_its_time
     thinker.shutdown()
 
 
-def test_a_worker_leaves_ctrl_c_to_the_bot_process() -> None:
+def test_a_worker_leaves_ctrl_c_to_the_bot_process_and_runs_at_nice_10() -> None:
     # Ctrl-C in a terminal reaches the whole process group: a worker that took it would
     # print its own traceback over the console's "table saved" line.
     before = signal.getsignal(signal.SIGINT)
+    niceness = os.nice(0)
     pool = _process_pool()
     try:
         assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
+        # Ten steps below the bot's own process (the kernel stops at 19).
+        assert pool.submit(os.nice, 0).result(timeout=60) == min(19, niceness + 10)
     finally:
         pool.shutdown()
     assert signal.getsignal(signal.SIGINT) == before  # the bot's own process keeps its own
+    assert os.nice(0) == niceness
