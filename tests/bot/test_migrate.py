@@ -126,6 +126,27 @@ async def test_a_target_with_tables_is_refused_and_left_alone(tmp_path: Path,
         await migrate(source, source)
 
 
+async def test_the_comparison_names_each_table_whose_rows_differ(tmp_path: Path,
+                                                                 clock: FakeClock) -> None:
+    paths = [str(tmp_path / "a.sqlite3"), str(tmp_path / "b.sqlite3")]
+    stores = [await open_store(p) for p in paths]
+    try:
+        for s in stores:
+            await s.create_table(TableRecord(game="fakepicks", options={}, seed=1,
+                                             host_id="u0", max_seats=2), [])
+        assert await compare_stores(stores[0], stores[1]) == []
+        await stores[0].create_table(TableRecord(game="fakepicks", options={}, seed=2,
+                                                 host_id="u1", max_seats=2), [])
+        assert await compare_stores(stores[0], stores[1]) == [
+            "tables: 2 rows in the source, 1 in the target"]
+        await stores[1].create_table(TableRecord(game="fakepicks", options={}, seed=3,
+                                                 host_id="u1", max_seats=2), [])
+        assert await compare_stores(stores[0], stores[1]) == ["tables: the rows differ"]
+    finally:
+        for s in stores:
+            await s.close()
+
+
 async def test_a_table_that_does_not_replay_is_reported(tmp_path: Path,
                                                         clock: FakeClock) -> None:
     source, target = tmp_path / "a.sqlite3", str(tmp_path / "b.sqlite3")
