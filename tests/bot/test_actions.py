@@ -236,3 +236,20 @@ async def test_a_second_process_writing_the_table_gets_busy_not_a_fork(
         assert (await other.verify(table)).ok
     finally:
         await other_store.close()
+
+
+async def test_a_secret_step_answered_in_place_is_told_back_quietly(
+        service: TableService, notifier: RenderingNotifier) -> None:
+    # The front end answered the click itself: the actor's own notes of that secret step
+    # may be skipped (quiet); nobody else's, and not when the front end did not answer.
+    table = await new_table(service, humans=2)
+    for actor, in_place in ((HOST, True), (PLAYERS[1], False)):
+        notifier.clear()
+        prompt = await service.prompt(table, actor)
+        await service.act(table, actor, prompt.options[0].json, version=prompt.version,
+                          in_place=in_place)
+        seat = PLAYERS.index(actor)
+        told = [n for n in notifier.notes if n.template == "event_you_picked"]
+        assert [n.seat for n in told] == [seat]
+        assert bool(told[0].context.get("quiet")) is in_place
+        assert not any(n.context.get("quiet") for n in notifier.notes if n.seat != seat)
