@@ -349,6 +349,18 @@ async def test_the_store_is_chosen_by_url_or_environment(
     assert describe(tmp_path / "x.sqlite3") == str(tmp_path / "x.sqlite3")
 
 
+def test_an_empty_or_path_urbanist_db_names_an_sqlite_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.store.factory import default_target
+
+    monkeypatch.setenv("URBANIST_DB", "")  # set but empty: the default file, not ""
+    assert default_target() == Path("urbanist.sqlite3")
+    monkeypatch.setenv("URBANIST_DB", str(tmp_path / "x.sqlite3"))
+    assert default_target() == tmp_path / "x.sqlite3"
+    monkeypatch.setenv("URBANIST_DB", "postgresql://bot@db/urbanist")
+    assert default_target() == "postgresql://bot@db/urbanist"
+
+
 def test_postgres_faults_are_told_apart_from_bugs() -> None:
     from bot.store.pg_faults import explain
 
