@@ -349,6 +349,15 @@ async def test_the_store_is_chosen_by_url_or_environment(
     assert describe(tmp_path / "x.sqlite3") == str(tmp_path / "x.sqlite3")
 
 
+def test_canonical_json_has_one_spelling_whatever_the_key_order() -> None:
+    from bot.store import canonical
+
+    # Snapshots are compared as text, and exports carry a digest of this text: keys
+    # sorted, no spaces, letters as they are (not \u escapes).
+    assert canonical({"b": [1, 2], "a": "Zoé"}) == '{"a":"Zoé","b":[1,2]}'
+    assert canonical({"a": "Zoé", "b": [1, 2]}) == canonical({"b": [1, 2], "a": "Zoé"})
+
+
 def test_an_empty_or_path_urbanist_db_names_an_sqlite_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.store.factory import default_target
