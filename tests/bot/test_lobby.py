@@ -53,6 +53,13 @@ async def test_each_arrival_note_names_the_seat_taken(service: TableService,
     assert arrivals == [(s.seat, s.name) for s in final.seats[1:]]
 
 
+async def test_a_table_info_finds_each_member_seat(service: TableService) -> None:
+    table = await new_table(service, humans=3, bots=1)
+    info = await service.info(table)
+    assert [info.seat_of(p.user_id) for p in PLAYERS] == [0, 1, 2, None]
+    assert info.seat_of(STRANGER.user_id) is None
+
+
 async def test_create_refusals(service: TableService) -> None:
     await expect_refused("unknown_game", service.create(HOST, "no-such-game"))
     await expect_refused("options", service.create(HOST, "fakepicks", options={"rounds": 99}))
