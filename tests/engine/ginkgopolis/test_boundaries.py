@@ -5,12 +5,16 @@ the game's public behaviour (setup, apply, legal actions, pending, score)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from engine.core.conformance import assert_refused_untouched
 from engine.core.errors import IllegalAction
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.actions import PlayCard
+from engine.ginkgopolis.cards import ALL_TILES, is_urbanization
 from engine.ginkgopolis.outline import outline
+from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import score
 from engine.ginkgopolis.state import Building, State
 from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, play_round, put
@@ -72,6 +76,61 @@ def test_one_sp_short_is_refused_with_the_code() -> None:
         GAME.apply(st, 0, PlayCard("R12", "R5"))
     assert refused.value.code == "cannot_pay"
     assert_refused_untouched(GAME, st, 0, PlayCard("R12", "R5"))
+
+
+def resources_for(screen_res: int, owner: int) -> State:
+    """Seat 0 holds R13 (same colour, higher number: no SP) and B13 (a colour change: one
+    resource more) for R12's building of height 2 (3 resources for the new floors)."""
+    st = construction(sp=0, seed=46)
+    st.board[(3, 3)].owner = owner
+    give_tile(st, 0, "R13")
+    give_tile(st, 0, "B13")
+    p = st.players[0]
+    p.supply_res += p.screen_res - screen_res
+    p.screen_res = screen_res
+    return st
+
+
+@pytest.mark.parametrize(("screen_res", "owner", "offered"), [
+    (2, 1, set()), (3, 1, {"R13"}), (4, 1, {"R13", "B13"}),
+    # The builder's own building gives its 2 resources back before the floors are paid.
+    (0, 0, set()), (1, 0, {"R13"}), (2, 0, {"R13", "B13"}),
+])
+def test_the_menu_offers_a_floor_at_exactly_enough_resources(screen_res: int, owner: int,
+                                                             offered: set[str]) -> None:
+    st = resources_for(screen_res, owner)
+    plays = {a.tile for a in GAME.legal_actions(st, 0)
+             if isinstance(a, PlayCard) and a.card == "R12" and a.tile in ("R13", "B13")}
+    assert plays == offered
+    for tile in {"R13", "B13"} - offered:
+        with pytest.raises(IllegalAction) as refused:
+            GAME.apply(st, 0, PlayCard("R12", tile))
+        assert refused.value.code == "cannot_pay"
+
+
+@settings(max_examples=12, deadline=None)
+@given(seats=st_.integers(min_value=1, max_value=5), seed=st_.integers(0, 2**32),
+       steps=st_.integers(min_value=0, max_value=60), data=st_.data())
+def test_the_menu_offers_exactly_the_floors_the_rules_let_a_player_pay(
+        seats: int, seed: int, steps: int, data: st_.DataObject) -> None:
+    """``affordable`` (the menus' fast path) agrees with ``construct_cost`` for every card
+    in hand and every tile of the game, at any pick of a game played by drawn choices."""
+    st = GAME.setup(seats, {"characters": "intro"}, seed)
+    for _ in range(steps):
+        if GAME.outcome(st) is not None:
+            break
+        seat = min(GAME.pending(st).waiting)
+        GAME.apply(st, seat, data.draw(st_.sampled_from(GAME.legal_actions(st, seat))))
+    if st.phase != "pick":
+        return
+    table = Table(st)
+    tiles = sorted(ALL_TILES)
+    for seat, player in enumerate(st.players):
+        for card in player.hand:
+            if is_urbanization(card):
+                continue
+            expected = [t for t in tiles if table.construct_cost(seat, card, t) is not None]
+            assert table.affordable(seat, card, tiles) == expected, (seat, card)
 
 
 @pytest.mark.parametrize("owner", [0, 1])
