@@ -56,8 +56,9 @@ EXCLUDED = {"bot/store/postgres.py", "bot/store/pg_schema.py"}
 
 # Of the rules, only the cost code: the rest is covered by the games' own test suites.
 FUNCTIONS: dict[str, set[str]] = {
-    "engine/ginkgopolis/rules.py": {"construct_price", "construct_cost", "construct",
-                                    "add_floor", "return_resources", "rebuild_deck"},
+    "engine/ginkgopolis/rules.py": {"construct_price", "construct_cost", "affordable",
+                                    "construct", "add_floor", "return_resources",
+                                    "rebuild_deck"},
 }
 
 # file (or folder of files) -> the tests that cover it, fastest and most specific first.

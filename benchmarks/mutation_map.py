@@ -57,7 +57,10 @@ def build(workdir: Path, tests: list[str], paths: Iterable[str], timeout: float
     env = {**os.environ, "CI": "true", "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-c", MAP_RUNNER.format(root=str(workdir), data=str(data)), "-q",
            "-p", "no:cacheprovider", "-o", "addopts=", "--timeout", str(int(timeout)), *tests]
-    done = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, timeout=timeout * 4)
+    # ``timeout`` bounds one test; the whole group gets far longer (a short per-test bound
+    # for quick hang detection must not cut the unmutated group's run).
+    done = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True,
+                          timeout=max(timeout * 4, 3600))
     output = done.stdout.decode(errors="replace")
     found: TestMap = {}
     if data.exists():
