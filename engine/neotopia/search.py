@@ -20,13 +20,13 @@ choice within the seat's own turn. Counting half the points of the cards set up 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from types import SimpleNamespace
 from typing import cast
 
 from engine.core.protocol import Action, Game
 from engine.core.rng import Rng
-from engine.core.search import Prior, SearchConfig, SearchPlayer, lead_value
+from engine.core.search import SearchConfig, SearchPlayer, lead_value, one_ply_prior
 from engine.neotopia import ai as greedy_module
 from engine.neotopia import patterns
 from engine.neotopia.actions import Back
@@ -225,57 +225,11 @@ class FastGreedy(GreedyAI):
             setattr(greedy_module, "patterns", patterns)  # noqa: B010
 
 
-# How many of the best first steps (by the one-step value) are looked at two steps deep.
-EXPAND = 8
-
-
-def _finish_turn(game: Game[NeotopiaState], world: NeotopiaState, seat: int,
-                 player: GreedyAI) -> float:
-    """The value once the rest of the seat's turn is played by ``player``."""
-    rng = Rng.from_seed(0)
-    for _ in range(50):
-        if game.outcome(world) is not None or seat not in game.pending(world).waiting:
-            break
-        game.apply(world, seat, player.choose(world, seat, rng))
-    return evaluate(world, seat)
-
-
-def turn_prior(game: Game[NeotopiaState], player: GreedyAI, expand: int = EXPAND) -> Prior:
-    """Each first step valued two steps deep: by the best of its follow-ups (each
-    followed by the greedy rest of the turn), for the ``expand`` best first steps by
-    the one-step value; the others keep that value (never more than two steps give).
-
-    A turn is a chain of small steps (take an element, then place it; draw; use a
-    bonus): valued one step deep, a take is only as good as the greedy player's
-    placement of it, which misses the placements the search itself would find next."""
-
-    def prior(state: NeotopiaState, seat: int, actions: Sequence[Action]) -> list[float]:
-        start = determinize(state, seat, 0)
-        firsts = []
-        for action in actions:
-            world = start.copy()
-            game.apply(world, seat, action)
-            firsts.append(world)
-        values = [_finish_turn(game, w.copy(), seat, player) for w in firsts]
-        order = sorted(range(len(actions)), key=lambda i: (-values[i], i))
-        for i in order[:expand]:
-            world = firsts[i]
-            if game.outcome(world) is not None or seat not in game.pending(world).waiting:
-                continue
-            for follow in forward(world, seat, game.legal_actions(world, seat)):
-                after = world.copy()
-                game.apply(after, seat, follow)
-                values[i] = max(values[i], _finish_turn(game, after, seat, player))
-        return values
-
-    return prior
-
-
 def search_player(game: Game[NeotopiaState]) -> SearchPlayer:
-    """The ``search`` AI: the 3 first steps that score best two steps deep
-    (:func:`turn_prior`), then 16 simulations of the rest of the turn each, valued by
-    the points now."""
+    """The ``search`` AI: the 12 actions that score best once the turn is played on
+    greedily, then 64 simulations of the rest of the turn, valued by the points now."""
     policy = FastGreedy()
-    config = SearchConfig(iterations=16, width=3, horizon=1)
-    return SearchPlayer(game, determinize, config, prior=turn_prior(game, policy),
-                        evaluate=evaluate, candidates=forward, policy=policy)
+    prior = one_ply_prior(game, determinize, evaluate, player=policy)
+    config = SearchConfig(iterations=64, width=12, horizon=1)
+    return SearchPlayer(game, determinize, config, prior=prior, evaluate=evaluate,
+                        candidates=forward, policy=policy)

@@ -78,35 +78,3 @@ def test_worth_is_the_total_the_end_would_give_with_its_tie_breaks() -> None:
     final = outcome(state)
     by_key = sorted(final.standings, key=lambda s: worth(state, s.seat or 0), reverse=True)
     assert [s.rank for s in by_key] == sorted(s.rank for s in final.standings)
-
-
-def test_turn_prior_looks_one_step_further_than_the_one_step_value() -> None:
-    """Expanding nothing, the turn prior is the core's one-step value; expanding every
-    first step, no value drops (the greedy rest of the turn is among the follow-ups) and
-    some rise: a take is worth its best placement, not only the greedy player's."""
-    from engine.core.search import one_ply_prior
-    from engine.neotopia.actions import Take
-    from engine.neotopia.search import determinize, evaluate, forward, turn_prior
-
-    greedy = GAME.ai("greedy")
-    state = GAME.setup(4, {}, 11)
-    rng = Rng.from_seed(11)
-    one = one_ply_prior(GAME, determinize, evaluate, player=FastGreedy())
-    flat = turn_prior(GAME, FastGreedy(), expand=0)
-    rose = checked = 0
-    steps = 0
-    while GAME.outcome(state) is None and checked < 6:
-        seat = state.current
-        if steps % 23 == 22 and state.stage == "turn":
-            actions = forward(state, seat, GAME.legal_actions(state, seat))
-            if any(isinstance(a, Take) for a in actions):
-                base = one(state, seat, actions)
-                assert flat(state, seat, actions) == base
-                deep = turn_prior(GAME, FastGreedy(), expand=len(actions))(state, seat, actions)
-                assert all(d >= b for d, b in zip(deep, base, strict=True))
-                rose += sum(d > b for d, b in zip(deep, base, strict=True))
-                checked += 1
-        GAME.apply(state, seat, greedy.choose(state, seat, rng))
-        steps += 1
-    assert checked >= 3
-    assert rose > 0
