@@ -89,7 +89,7 @@ def worth(state: NeotopiaState, seat: int, potential: float = 0.0) -> float:
 
 # The share of a hand card's points counted once one more element would complete it:
 # what the seat has set up for its next turn (its own turn is all a simulation plays).
-POTENTIAL = 0.5
+POTENTIAL = 0.3
 
 
 def _add_potential(state: NeotopiaState, seat: int, regions: dict[str, float],
