@@ -66,6 +66,23 @@ def test_two_public_services_in_one_district_count_it_once() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_district_counts_once_whichever_of_its_spaces_hold_the_services(mode: str) -> None:
+    board = make_city(mode, [], 0, 0).board
+    spaces = [(r, c) for r in range(1, board.rows + 1) for c in range(1, board.cols + 1)]
+    districts = {board.districts[r - 1][c - 1] for r, c in spaces}
+    assert len(districts) == len(SERVICE[mode])
+    for district in districts:
+        mine = [B(r, c, "public_service") for r, c in spaces
+                if board.districts[r - 1][c - 1] == district]
+        assert len({s.row for s in mine}) > 1  # a district spans rows and columns
+        a = allocate(make_city(mode, mine, len(mine), 0))
+        assert a.score["public_services"] == SERVICE[mode][0], district
+    everywhere = [B(r, c, "public_service") for r, c in spaces]
+    a = allocate(make_city(mode, everywhere, len(everywhere), 0))
+    assert a.score["public_services"] == SERVICE[mode][-1]
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_parks_by_adjacent_tower_blocks(mode: str) -> None:
     around = [(1, 2), (3, 2), (2, 1), (2, 3)]
     for count, points in enumerate(PARK, start=1):
