@@ -74,6 +74,26 @@ def test_the_fast_score_is_the_sum_of_the_categories_in_any_city(
 
 
 @pytest.mark.parametrize("mode", ["classic", "expert"])
+@pytest.mark.parametrize("kind", ["public_service", "tower_block", "harbor", "office",
+                                  "factory", "monument"])
+def test_the_fast_score_agrees_on_a_board_full_of_one_kind(mode: str, kind: str) -> None:
+    """Every space one kind, at its most floors: the top row of every table (all the
+    districts, the longest harbor runs, one big office group), which drawn cities and real
+    games seldom reach."""
+    if mode == "classic" and kind in ("office", "monument"):
+        pytest.skip("no such building in the classic game")
+    board = City(mode, (), 0, 0).board
+    floors = 5 if kind in ("tower_block", "office") else 1
+    city = make_city(mode, [Building(r, c, kind, floors, 1) for r in range(1, board.rows + 1)
+                            for c in range(1, board.cols + 1)], 0, 0)
+    for runs in (True, False):
+        scorer = Scorer(city, runs=runs)
+        for mask in ((1 << scorer.n) - 1, 0b1011, scorer.always):
+            mask |= scorer.always
+            assert scorer.score(mask) == sum(scorer.categories(mask).values()), (runs, mask)
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
 def test_a_park_ringed_by_four_towers_scores_the_top_of_its_table(mode: str) -> None:
     ring = [Building(r, c, "tower_block") for r, c in ((1, 2), (3, 2), (2, 1), (2, 3))]
     city = make_city(mode, [Building(2, 2, "park"), *ring], 0, 0)
