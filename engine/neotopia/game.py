@@ -20,9 +20,6 @@ _AIS: dict[str, type[RandomAI] | type[GreedyAI]] = {"random": RandomAI, "greedy"
 
 class NeotopiaGame:
     name = "neotopia"
-    # The search wins 49.5% [42.6-56.4] of 200 4-player games against greedy seats, short
-    # of the 50% goal (benchmarks/README.md): bots play greedily unless asked to search.
-    default_ai = "greedy"
     min_seats = setup.MIN_SEATS
     max_seats = setup.MAX_SEATS
 

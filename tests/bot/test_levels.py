@@ -217,8 +217,11 @@ def test_simulate_takes_levels_and_shows_them(capsys: pytest.CaptureFixture[str]
     assert "(normal)" in out and "(greedy)" not in out
 
 
-async def test_neotopia_bots_are_normal_by_default_until_its_search_meets_its_goal(
+async def test_every_game_s_bots_search_by_default_now_that_each_meets_its_goal(
         service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # benchmarks/README.md, "Search AI strength": every line meets its goal, so no game
+    # names another default; one that fell short would say so with ``default_ai``.
     monkeypatch.delenv(LEVEL_VARIABLE, raising=False)
-    assert (await service.create(HOST, "neotopia")).ai_level == "normal"
-    assert default_level(get_game("quadropolis")) == "hard"
+    for name in ("ginkgopolis", "skybridge", "quadropolis", "neotopia"):
+        assert default_level(get_game(name)) == "hard"
+    assert (await service.create(HOST, "neotopia")).ai_level == "hard"
