@@ -362,6 +362,10 @@ class Session:
             except Refused as exc:
                 out.write(self.renderer.refusal(exc, locale=self.locale, game=self.game)
                           + "\n")
+                if exc.code == "parse" and is_ascii_number(command):
+                    # A newcomer types the option's number: say how the list is picked from.
+                    hint = self.text("console_number_hint", number=int(command))
+                    out.write(f"  {hint}\n")
                 continue
             finally:
                 if len([s for s in info.seats if not s.is_bot]) > 1:

@@ -59,3 +59,16 @@ async def test_a_french_session_has_no_english_console_words(game: str, tmp_path
     assert re.fullmatch(r"=== \S+ \(place \d[^)]*\) : [^=]*[éèàç'a-z ,:]+ ===", header), header
     assert header.split(" : ")[-1].strip(" =") not in ("draft", "pick", "take", "start",
                                                       "place", "turn")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_bare_option_number_is_answered_with_how_to_pick_it(
+        game: str, tmp_path: Path) -> None:
+    en = await session(tmp_path, game, "2\nquit\n")
+    assert "To pick option 2 of the list, type `#2`." in en
+    fr = await session(tmp_path, game, "2\nquit\n", locale="fr")
+    assert "Pour choisir l'option 2 de la liste, tapez `#2`." in fr
+    # A word that is no number gets the refusal alone.
+    (tmp_path / "word").mkdir()
+    other = await session(tmp_path / "word", game, "xyz\nquit\n")
+    assert "I did not understand `xyz`" in other and "To pick option" not in other
