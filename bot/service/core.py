@@ -136,12 +136,23 @@ class ServiceCore:
             self._cache.drop(live.id)
             raise Refused("busy", "The table changed meanwhile; please try again.") from None
         except StorageError as exc:
-            # Rolled back whole: the table is as it was, and the player may try again.
             self._cache.drop(live.id)
-            log.error("table %d: could not save (%s)", live.id, exc)
-            raise Refused("storage", "I cannot save anything right now (a storage problem "
-                          "on the bot's side); nothing was changed. Please try again later.",
-                          fault=exc.code) from None
+            landed = await self._landed(record, exc)
+            if landed is not True:
+                log.error("table %d: could not save (%s)%s", live.id, exc,
+                          "" if landed is False else "; whether it did is unknown")
+                if landed is None:
+                    raise Refused("storage", "The database stopped answering while saving, "
+                                  "so I cannot tell whether this was saved. Look at the "
+                                  "table's log before trying again.",
+                                  fault="unconfirmed") from None
+                # Rolled back whole: the table is as it was, and the player may try again.
+                raise Refused("storage", "I cannot save anything right now (a storage "
+                              "problem on the bot's side); nothing was changed. Please try "
+                              "again later.", fault=exc.code) from None
+            log.warning("table %d: the connection broke at the commit, which landed (%s)",
+                        live.id, exc)
+            record.rev += 1  # as the store does after a write
         except BaseException:
             self._cache.drop(live.id)
             raise
@@ -153,6 +164,20 @@ class ServiceCore:
             for failed, _ in await self.delivery.after_commit(live.id):
                 if failed.seat is not None and failed.user_id is not None:
                     await self._set_reachable(live, failed.user_id, False)
+
+    async def _landed(self, record: TableRecord, fault: StorageError) -> bool | None:
+        """Did a write that failed land all the same? A connection lost during the
+        commit leaves that open (PostgreSQL may have committed); the table's row as it is
+        now says: the write bumps ``rev`` by one and writes ``record`` whole, in the same
+        transaction as everything else it holds. None when the database cannot be read."""
+        if fault.code != "io_error":
+            return False  # refused by the database: the transaction was rolled back
+        try:
+            stored = await self.store.load_table(record.id)
+        except StorageError:
+            return None
+        return (stored is not None and stored.rev == record.rev + 1
+                and dataclasses.replace(stored, rev=record.rev) == record)
 
     async def _save(self, live: LiveTable, *, seats: list[SeatRecord] | None = None,
                     timers: list[TimerRecord] | None = None,
