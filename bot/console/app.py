@@ -159,6 +159,9 @@ class Session:
         self.game: str | None = None
         self.actors: dict[int, Actor] = {}  # human seat -> who plays it
         self.resumed = False
+        # (seat, table version) right after that seat's own move: if the table is still
+        # there at its next decision, nobody else moved and the board is not printed again.
+        self.moved: tuple[int, int] | None = None
 
     def say(self, template: str, **context: object) -> None:
         self.out.write(self.text(template, **context) + "\n")
@@ -275,7 +278,12 @@ class Session:
             self.say("console_turn", who=self.who(info, seat, await service.view(table)),
                      decision=info.waiting[seat])
             self.notifier.flush_private(seat)
-            self.say("view", view=await service.view(table, actor), names=_names(info))
+            if self.moved == (seat, info.version):
+                # The next step of the same turn: only the seat's own move changed the
+                # table, so the prompt above is enough (``board`` shows it all).
+                self.say("console_same_turn")
+            else:
+                self.say("view", view=await service.view(table, actor), names=_names(info))
             if self.resumed:  # what was said before the last run stopped: say it again
                 self.resumed = False
                 self.notifier.print_private(await service.hand(table, actor))
@@ -359,6 +367,7 @@ class Session:
                                       version=prompt.version)
                 else:
                     await service.act_text(table, actor, command, version=prompt.version)
+                self.moved = (seat, prompt.version + 1)  # an action is one version
             except Refused as exc:
                 out.write(self.renderer.refusal(exc, locale=self.locale, game=self.game)
                           + "\n")

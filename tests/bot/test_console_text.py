@@ -72,3 +72,21 @@ async def test_a_bare_option_number_is_answered_with_how_to_pick_it(
     (tmp_path / "word").mkdir()
     other = await session(tmp_path / "word", game, "xyz\nquit\n")
     assert "I did not understand `xyz`" in other and "To pick option" not in other
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_the_board_is_printed_again_only_when_someone_else_moved(
+        locale: str, tmp_path: Path) -> None:
+    text = await session(tmp_path, "neotopia", "#1\n" * 8 + "quit\n", locale=locale,
+                         players=2, bots=1)
+    same = ("The table changed only by your own move" if locale == "en"
+            else "La table n'a changé que par votre coup")
+    decisions = text.split("\n=== ")[1:]
+    assert len(decisions) >= 6
+    board = "Manufactures"  # a line of the board, the same word in both languages
+    for before, now in zip(decisions, decisions[1:], strict=False):
+        others_moved = "Bot 1" in before.split("> #1", 1)[1]
+        # A decision shows the board exactly when another seat moved since the last one.
+        assert (board in now.split("> #1", 1)[0]) == others_moved, now
+        assert (same in now) != others_moved, now
+    assert any(same in d for d in decisions) and sum(board in d for d in decisions) >= 2
