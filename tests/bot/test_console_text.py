@@ -5,6 +5,7 @@ headers, private marks, a number out of range) are the reader's language."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from pathlib import Path
 
@@ -84,7 +85,7 @@ async def test_the_board_is_printed_again_only_when_someone_else_moved(
     decisions = text.split("\n=== ")[1:]
     assert len(decisions) >= 6
     board = "Manufactures"  # a line of the board, the same word in both languages
-    for before, now in zip(decisions, decisions[1:], strict=False):
+    for before, now in itertools.pairwise(decisions):
         others_moved = "Bot 1" in before.split("> #1", 1)[1]
         # A decision shows the board exactly when another seat moved since the last one.
         assert (board in now.split("> #1", 1)[0]) == others_moved, now
