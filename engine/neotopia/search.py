@@ -24,7 +24,7 @@ a game to 0.5 (it spends tokens, 3 points each, on set-ups never built); 0.3 gai
 card, and 128 simulations over 16 actions, changed nothing measurable. A first step
 valued two steps deep (a take by its best placement) won 53 of seeds 0-119 against
 63 for the one-step value, and was dropped. Seeds 0-199 with 0.3: 50.5% (49.5% with
-0.5), benchmarks/README.md.
+0.5); seeds 200-299: 47.0%; about half the games, benchmarks/README.md.
 """
 
 from __future__ import annotations
