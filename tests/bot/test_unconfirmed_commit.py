@@ -76,21 +76,18 @@ async def test_a_write_lost_with_the_connection_changes_nothing_and_says_so(
 
 
 async def test_when_the_database_cannot_say_the_player_is_told_it_is_unknown(
-        service: TableService, store: Store) -> None:
+        service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     table = await new_table(service, humans=2)
     prompt = await service.prompt(table, HOST)
     break_saves(store, commit_first=False)
-    real_load = store.load_table
 
     async def load_table(table_id: int) -> Any:
         raise lost("server closed the connection")
 
-    setattr(store, "load_table", load_table)  # noqa: B010
-    try:
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "load_table", load_table)
         with pytest.raises(Refused) as refused:
             await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
-    finally:
-        setattr(store, "load_table", real_load)  # noqa: B010
     assert (refused.value.code, refused.value.context["fault"]) == ("storage", "unconfirmed")
     en = Renderer().refusal(refused.value, locale="en")
     fr = Renderer().refusal(refused.value, locale="fr")
@@ -101,12 +98,12 @@ async def test_when_the_database_cannot_say_the_player_is_told_it_is_unknown(
 
 
 async def test_a_refusal_by_the_database_is_not_read_back(
-        service: TableService, store: Store) -> None:
+        service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk is the database saying no: the transaction is rolled back, and the
     row is not read again to find out."""
     table = await new_table(service, humans=2)
     prompt = await service.prompt(table, HOST)
-    real_save, real_load = store.save, store.load_table
+    real_load = store.load_table
     reads: list[int] = []
 
     async def save(table_record: Any, **kwargs: Any) -> None:
@@ -116,14 +113,10 @@ async def test_a_refusal_by_the_database_is_not_read_back(
         reads.append(table_id)
         return await real_load(table_id)
 
-    setattr(store, "save", save)  # noqa: B010
-    setattr(store, "load_table", load_table)  # noqa: B010
-    try:
-        with pytest.raises(Refused) as refused:
-            await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
-    finally:
-        setattr(store, "save", real_save)  # noqa: B010
-        setattr(store, "load_table", real_load)  # noqa: B010
+    monkeypatch.setattr(store, "save", save)
+    monkeypatch.setattr(store, "load_table", load_table)
+    with pytest.raises(Refused) as refused:
+        await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
     assert refused.value.context["fault"] == "disk_full"
     assert reads == []
 
