@@ -78,6 +78,15 @@ def test_one_sp_short_is_refused_with_the_code() -> None:
     assert_refused_untouched(GAME, st, 0, PlayCard("R12", "R5"))
 
 
+def test_the_construct_event_names_the_building_cell() -> None:
+    st = construction(sp=7)
+    building = st.board.pop((3, 3))
+    st.board[(2, 4)] = building  # a cell whose two coordinates differ
+    events = play_round(st, {0: "R12+R5", 1: "A:res"})
+    built = [e.data for e in events if e.kind == "construct"]
+    assert [(d["cell"], d["tile"], d["height"]) for d in built] == [([2, 4], "R5", 3)]
+
+
 def resources_for(screen_res: int, owner: int) -> State:
     """Seat 0 holds R13 (same colour, higher number: no SP) and B13 (a colour change: one
     resource more) for R12's building of height 2 (3 resources for the new floors)."""
@@ -185,6 +194,20 @@ def test_at_two_or_three_players_the_rebuild_burns_up_to_7_but_never_the_last(
     total = size + len(burned)
     assert total >= 2, "the scenario must have a card to burn"
     assert len(burned) == min(7, total - 1) and size >= 1
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_a_rebuild_from_a_single_card_keeps_it(seats: int) -> None:
+    """The smallest rebuilds, where "never the last card" decides: one card is kept, of
+    two one is burned, and nothing comes of nothing."""
+    for cards, kept in ((["R5"], 1), (["R5", "Y6"], 1), ([], 0)):
+        st = fresh(seats, seed=47)
+        for b in st.board.values():
+            b.site = False
+        st.deck, st.discard = [], list(cards)
+        Table(st).rebuild_deck()
+        assert len(st.deck) == kept, cards
+        assert sorted(st.deck + st.discard) == sorted(cards)
 
 
 def test_at_four_players_the_rebuild_burns_nothing() -> None:
