@@ -41,6 +41,20 @@ def test_a_height_2_building_is_low_and_a_height_3_building_is_high(card: str, l
     assert [ln.points for ln in lines] == [low + high]
 
 
+def test_district_score_lines_number_the_districts_from_1() -> None:
+    st = fresh(2, seed=40)
+    st.board = {(0, 0): Building(["R4"], owner=0, resources=1),
+                (0, 1): Building(["R5"], owner=1, resources=1),
+                (5, 5): Building(["Y4", "Y5"], owner=1, resources=2),
+                (5, 6): Building(["Y6"], owner=1, resources=1)}
+    st.phase = "over"
+    seen = sorted({(ln.detail["district"], ln.detail["color"], ln.detail["size"])
+                   for standing in score(st).standings for ln in standing.lines
+                   if ln.key == "district"})
+    assert [number for number, _, _ in seen] == [1, 2]
+    assert sorted((color, size) for _, color, size in seen) == [("R", 2), ("Y", 2)]
+
+
 # ------------------------------------------------------------------------ construction
 
 
