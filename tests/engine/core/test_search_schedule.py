@@ -240,3 +240,21 @@ def test_candidates_narrow_the_arms_and_a_single_one_is_played_unsearched() -> N
 def test_a_lone_competitor_has_the_whole_value() -> None:
     alone = Outcome((Standing(0, "P0", 3, (), 1),))
     assert outcome_value(alone, 0) == 1.0
+
+
+class Few(DuelGame):
+    """A position with ``count`` legal moves."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def legal_actions(self, state: Duel, seat: int) -> list[Pick]:
+        return super().legal_actions(state, seat)[: self.count]
+
+
+@pytest.mark.parametrize("moves", [1, 2, 3])
+def test_only_a_single_legal_move_is_played_unsearched(moves: int) -> None:
+    searched, calls = scripted(8, RISING)
+    searched.game = Few(moves)
+    assert searched.choose(Duel(), 0, Rng.from_seed(9)) == Pick(moves - 1)  # the best
+    assert (calls == []) is (moves == 1)
