@@ -18,11 +18,7 @@ from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import score
 from engine.ginkgopolis.state import Building, State
 from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, play_round, put
-
-
-def no_rebuild(st: State) -> None:
-    st.deck, st.discard = st.discard + st.deck, []
-
+from tests.engine.ginkgopolis.rulings_helpers import no_rebuild
 
 # ------------------------------------------------------------------------------ scoring
 

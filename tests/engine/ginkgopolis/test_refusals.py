@@ -14,12 +14,12 @@ from engine.core.conformance import canonical
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.protocol import Action
 from engine.ginkgopolis import GAME, choices
-from engine.ginkgopolis.actions import GAction, GiveTile, MoveToken, NewHand, PlayCard
+from engine.ginkgopolis.actions import GAction, GiveTile, MoveToken, NewHand
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.state import State
 from tests.bot.refusal_codes import raised_by
-from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile
-from tests.engine.ginkgopolis.rulings_helpers import no_rebuild
+from tests.engine.ginkgopolis.helpers import fresh
+from tests.engine.ginkgopolis.rulings_helpers import token_waiting
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"
 
@@ -42,22 +42,6 @@ def refused(st: State, seat: int, action: Action) -> IllegalAction:
         GAME.apply(st, seat, action)
     assert canonical(GAME.state_to_json(st)) == before
     return err.value
-
-
-def token_waiting() -> State:
-    """Seat 0 has urbanized with card B: its token B waits to be moved by seat 0."""
-    st = fresh(2, seed=25)
-    no_rebuild(st)
-    st.first = 0
-    for p in st.players:
-        p.hand = []
-    give_card(st, 0, "B")
-    give_tile(st, 0, "R20")
-    give_card(st, 1, "C")
-    GAME.apply(st, 0, PlayCard("B", "R20"))
-    GAME.apply(st, 1, PlayCard("C", gain="res"))
-    assert st.decision is not None and st.decision["kind"] == "token"
-    return st
 
 
 def render(exc: IllegalAction, typed: str, locale: str) -> str:

@@ -8,13 +8,13 @@ import pytest
 from engine.core.conformance import assert_refused_untouched
 from engine.core.errors import NotYourTurn
 from engine.ginkgopolis import GAME
-from engine.ginkgopolis.actions import MoveToken, PlayCard
+from engine.ginkgopolis.actions import MoveToken
 from engine.ginkgopolis.cards import LETTERS, STARTING_TOKENS
 from engine.ginkgopolis.outline import order_ok, outline, restore
 from engine.ginkgopolis.state import Building
 from engine.ginkgopolis.tokens import token_options
-from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, put
-from tests.engine.ginkgopolis.rulings_helpers import no_rebuild
+from tests.engine.ginkgopolis.helpers import fresh, put
+from tests.engine.ginkgopolis.rulings_helpers import token_waiting
 
 SQUARE = {(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)}
 
@@ -69,16 +69,7 @@ def test_g2_a_move_that_breaks_the_order_moves_the_fewest_other_tokens() -> None
 
 
 def test_g2_token_goes_next_to_the_new_tile_or_between_its_neighbours() -> None:
-    st = fresh(2, seed=25)
-    no_rebuild(st)
-    st.first = 0
-    for p in st.players:
-        p.hand = []
-    give_card(st, 0, "B")
-    give_tile(st, 0, "R20")
-    give_card(st, 1, "C")
-    GAME.apply(st, 0, PlayCard("B", "R20"))
-    GAME.apply(st, 1, PlayCard("C", gain="res"))
+    st = token_waiting()
     d = st.decision
     assert d is not None and d["kind"] == "token" and d["letter"] == "B"
     assert d["options"] == [[0, -3]]  # A and C stand on the other empty neighbours

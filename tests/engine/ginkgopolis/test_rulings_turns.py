@@ -10,7 +10,7 @@ from engine.core.errors import IllegalAction
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.actions import NewHand, PlayCard
 from tests.engine.ginkgopolis.helpers import fresh, gains, give_card, give_tile, play_round, put
-from tests.engine.ginkgopolis.rulings_helpers import no_rebuild
+from tests.engine.ginkgopolis.rulings_helpers import no_rebuild, unaffordable_pick
 
 
 def test_pick_may_change_until_the_last_pick_resolves_the_round() -> None:
@@ -91,14 +91,7 @@ def test_g3_own_returned_resources_pay_for_the_new_floor() -> None:
 
 
 def test_g3_a_pick_that_cannot_be_paid_is_refused_with_the_reason() -> None:
-    st = fresh(2, seed=17)
-    st.first = 0
-    put(st, (3, 3), ["R11", "R12"], owner=1)
-    p = st.players[0]
-    p.supply_res += p.screen_res
-    p.screen_res = 0
-    give_card(st, 0, "R12")
-    give_tile(st, 0, "R5")
+    st = unaffordable_pick()
     with pytest.raises(IllegalAction, match="needs 3 resources and 7 success points"):
         GAME.apply(st, 0, PlayCard("R12", "R5"))
     assert_refused_untouched(GAME, st, 0, PlayCard("R12", "R5"))

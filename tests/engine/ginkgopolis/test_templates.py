@@ -74,15 +74,9 @@ def test_every_prompt_renders_with_the_seats_own_hand(locale: str) -> None:
 def test_a_refusal_explains_the_rule_in_french_from_the_engine_code() -> None:
     from engine.core.errors import IllegalAction
     from engine.ginkgopolis.actions import PlayCard
-    from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, put
+    from tests.engine.ginkgopolis.rulings_helpers import unaffordable_pick
 
-    st = fresh(2, seed=17)
-    put(st, (3, 3), ["R11", "R12"], owner=1)
-    p = st.players[0]
-    p.supply_res += p.screen_res
-    p.screen_res = 0
-    give_card(st, 0, "R12")
-    give_tile(st, 0, "R5")
+    st = unaffordable_pick()
     with pytest.raises(IllegalAction) as err:
         GAME.apply(st, 0, PlayCard("R12", "R5"))
     ctx = {
