@@ -138,15 +138,15 @@ class ServiceCore:
         except StorageError as exc:
             self._cache.drop(live.id)
             landed = await self._landed(record, exc)
-            if landed is not True:
-                log.error("table %d: could not save (%s)%s", live.id, exc,
-                          "" if landed is False else "; whether it did is unknown")
-                if landed is None:
-                    raise Refused("storage", "The database stopped answering while saving, "
-                                  "so I cannot tell whether this was saved. Look at the "
-                                  "table's log before trying again.",
-                                  fault="unconfirmed") from None
+            if landed is None:
+                log.error("table %d: could not save (%s); whether it did is unknown",
+                          live.id, exc)
+                raise Refused("storage", "The database stopped answering while saving, so "
+                              "I cannot tell whether this was saved. Look at the table's log "
+                              "before trying again.", fault="unconfirmed") from None
+            if not landed:
                 # Rolled back whole: the table is as it was, and the player may try again.
+                log.error("table %d: could not save (%s)", live.id, exc)
                 raise Refused("storage", "I cannot save anything right now (a storage "
                               "problem on the bot's side); nothing was changed. Please try "
                               "again later.", fault=exc.code) from None
