@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,13 +147,41 @@ def test_your_turn_explains_each_decision(locale: str) -> None:
     act(st, 0, "build C06")
     act(st, 0, "use subsidy")
     texts["subsidy"] = your_turn(locale, st, 0)
-    assert "FD:P" in texts["turn"] and "C06" in texts["turn"] and "`draw deck`" in texts["turn"]
+    assert "DA:R = the red element of DA" in texts["turn"] \
+        or "DA:R = l'élément rouge de DA" in texts["turn"]
+    assert "C06" in texts["turn"] and "`draw deck`" in texts["turn"]
     assert "`A09`" in texts["place"] and "back" in texts["place"]
     assert "type build C06" in texts["build"] or "tapez build C06" in texts["build"]
     assert "build none" in texts["build"]
     assert "draw deck" in texts["subsidy"]
     for text in texts.values():
         assert NAMES[0] in text and "None" not in text
+
+
+EXAMPLE = re.compile(r"\b(build C\d+|draw C\d+|reserve:[RGPB]|[A-Z]{2}:[RGPB]|[A-Z]\d\d)\b")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_example_in_a_prompt_can_be_typed_as_it_stands(locale: str) -> None:
+    """The prompts' examples (a card to draw, an element to take, a cell) are the seat's
+    own options at that moment: a fixed "draw C10" named a card that had often left the
+    offer, and a newcomer who typed it was refused."""
+    seen: set[str] = set()
+    for seed in range(3):
+        st = GAME.setup(4, {}, seed)
+        rng = Rng.from_seed(seed)
+        greedy = GAME.ai("greedy")
+        while GAME.outcome(st) is None:
+            seat = st.current
+            legal = {a.text() for a in GAME.legal_actions(st, seat)}
+            text = your_turn(locale, st, seat).split("\nYour hand")[0].split("\nVotre main")[0]
+            prompt = text.split("Options (")[0]
+            for example in EXAMPLE.findall(prompt):
+                seen.add(example.split(" ")[0].split(":")[0][:1])
+                assert example in legal, (example, prompt)
+            GAME.apply(st, seat, greedy.choose(st, seat, rng))
+    # draws, takes (a manufacture's letters), cells and the reserve were all exercised
+    assert {"d", "r"} <= seen and len(seen) >= 4
 
 
 @pytest.mark.parametrize("locale", LOCALES)
