@@ -99,21 +99,32 @@ def worth(state: NeotopiaState, seat: int, potential: float = 0.0) -> float:
 # The share of a hand card's points counted once one more element would complete it:
 # what the seat has set up for its next turn (its own turn is all a simulation plays).
 POTENTIAL = 0.3
+# The share counted for a card two elements short (a card further off counts nothing).
+TWO_SHORT = 0.15
 
 
 def _add_potential(state: NeotopiaState, seat: int, regions: dict[str, float],
                    share: float) -> None:
-    """A share of the points of each hand card that one more element would complete."""
+    """A share of the points of each hand card that one more element would complete
+    (``share``), or two more (``TWO_SHORT``), in the weakest region it could go to."""
     data = state.data
     colour = state.colour_of(seat)
-    opp = opportunities(data, state.board, state.hands[seat], bool(state.options["mirror"]))
+    mirror = bool(state.options["mirror"])
+    hand = state.hands[seat]
     where: dict[str, set[str]] = {}
-    for (cell, _), cards in opp.items():
+    for (cell, _), cards in opportunities(data, state.board, hand, mirror).items():
         for card in cards:
             where.setdefault(card, set()).add(data.cells[cell].region)
     for card, found in where.items():
         region = min(found, key=lambda r: (regions[r], r))
         regions[region] += share * data.card_points(card, colour)
+    for card in dict.fromkeys(hand):
+        if card in where:
+            continue
+        near = {data.cells[cell].region for cell, _ in progress(data, state.board, [card], mirror)}
+        if near:
+            region = min(near, key=lambda r: (regions[r], r))
+            regions[region] += TWO_SHORT * data.card_points(card, colour)
 
 
 def evaluate(state: NeotopiaState, seat: int) -> float:
