@@ -71,7 +71,14 @@ def test_prompts_and_views_render(locale: str) -> None:
             if ctx["decision"] == "take":
                 assert "A3@L4" in text
             else:
-                assert all(o in text for o in ctx["view"]["taken"]["options"])
+                options = ctx["view"]["taken"]["options"]
+                assert all(o in text for o in options)
+                # The example to type is the seat's first possible placement, spelled out.
+                first = next(o for o in options if o != "discard")
+                spelled = {"en": f"Type {first} to build it on row {first[1]}, column {first[3]}",
+                           "fr": f"Écrivez {first} pour le construire en ligne {first[1]}, "
+                                 f"colonne {first[3]}"}[locale]
+                assert spelled in text
         for view in game["views"]:
             text = env.get_template(f"{locale}/quadropolis/view.txt").render(
                 {"view": view, "locale": locale, "options": []})
@@ -118,3 +125,16 @@ def test_the_rules_name_every_text_form(locale: str) -> None:
     text = (ROOT / locale / "discord" / "rules_quadropolis.txt").read_text(encoding="utf-8")
     for form in ("A3@L4", "r2c3", "discard" if locale == "en" else "défausser"):
         assert form in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_tile_no_space_takes_is_to_be_discarded(locale: str) -> None:
+    env = Renderer(ROOT).env
+    ctx = next(c for g in GAMES for c in g["prompts"] if c["decision"] == "place")
+    view = {**ctx["view"], "taken": {**ctx["view"]["taken"], "options": ["discard"]}}
+    full = {**ctx, "view": view, "table_id": 1, "name": "Ann", "game": "quadropolis",
+            "deadline": None, "options": [], "locale": locale, "names": NAMES}
+    text = env.get_template(f"{locale}/quadropolis/your_turn.txt").render(full)
+    wanted = {"en": "No space of your city can take it: type discard.",
+              "fr": "Aucune case de votre ville ne peut l'accueillir : écrivez défausser."}
+    assert wanted[locale] in text and "r2c3" not in text
