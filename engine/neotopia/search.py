@@ -25,6 +25,21 @@ card, and 128 simulations over 16 actions, changed nothing measurable. A first s
 valued two steps deep (a take by its best placement) won 53 of seeds 0-119 against
 63 for the one-step value, and was dropped. Seeds 0-199 with 0.3: 50.5% (49.5% with
 0.5); seeds 200-299: 47.0%; about half the games, benchmarks/README.md.
+
+Third tuning (seeds 20000-20099, paired with the same seeds at 0.3: 48 wins, a mean
+lead of -3.8 over the best other seat). What the search did differently (50 games):
+as many projects as the best greedy seat, but smaller ones (2.7 points a project
+against 3.5), and more group and token points. Counting 0.15 of a card two elements
+short gained 2.6 +- 1.3 points a game there (55 wins), but on seeds 0-199 it won 54 of
+109 games where this search won 57: not kept. Nothing else moved the lead by more than
+its noise (about 1.5): a second turn of the seat's own, played greedily at once,
+counted half (-0.2) or whole; cutting at the seat's next turn, the other seats' turns
+played (+0.8, 32 simulations; a promising +8.9 over the first 22 games faded); a
+linear value of the final total fitted on 300 greedy games (-0.3); spending a token
+only where the greedy player would (+1.2, then 42 against 47 wins on 88 seeds of
+0-199); drawing only the best offered card (-1.1); the weight of the weakest region
+growing with the game (+0.6); a lead scale of 20 (-0.3). Every gain seen on one set of
+seeds shrank on the next: at a hundred games a set, tuning the value finds noise.
 """
 
 from __future__ import annotations
@@ -99,32 +114,21 @@ def worth(state: NeotopiaState, seat: int, potential: float = 0.0) -> float:
 # The share of a hand card's points counted once one more element would complete it:
 # what the seat has set up for its next turn (its own turn is all a simulation plays).
 POTENTIAL = 0.3
-# The share counted for a card two elements short (a card further off counts nothing).
-TWO_SHORT = 0.15
 
 
 def _add_potential(state: NeotopiaState, seat: int, regions: dict[str, float],
                    share: float) -> None:
-    """A share of the points of each hand card that one more element would complete
-    (``share``), or two more (``TWO_SHORT``), in the weakest region it could go to."""
+    """A share of the points of each hand card that one more element would complete."""
     data = state.data
     colour = state.colour_of(seat)
-    mirror = bool(state.options["mirror"])
-    hand = state.hands[seat]
+    opp = opportunities(data, state.board, state.hands[seat], bool(state.options["mirror"]))
     where: dict[str, set[str]] = {}
-    for (cell, _), cards in opportunities(data, state.board, hand, mirror).items():
+    for (cell, _), cards in opp.items():
         for card in cards:
             where.setdefault(card, set()).add(data.cells[cell].region)
     for card, found in where.items():
         region = min(found, key=lambda r: (regions[r], r))
         regions[region] += share * data.card_points(card, colour)
-    for card in dict.fromkeys(hand):
-        if card in where:
-            continue
-        near = {data.cells[cell].region for cell, _ in progress(data, state.board, [card], mirror)}
-        if near:
-            region = min(near, key=lambda r: (regions[r], r))
-            regions[region] += TWO_SHORT * data.card_points(card, colour)
 
 
 def evaluate(state: NeotopiaState, seat: int) -> float:
