@@ -33,7 +33,7 @@ against 3.5), and more group and token points. Counting 0.15 of a card two eleme
 short gained 2.6 +- 1.3 points a game there (55 wins), but on seeds 0-199 it won 54 of
 109 games where this search won 57: not kept. Nothing else moved the lead by more than
 its noise (about 1.5): a second turn of the seat's own, played greedily at once,
-counted half (-0.2) or whole; cutting at the seat's next turn, the other seats' turns
+counted half (-0.2); cutting at the seat's next turn, the other seats' turns
 played (+0.8, 32 simulations; a promising +8.9 over the first 22 games faded); a
 linear value of the final total fitted on 300 greedy games (-0.3); spending a token
 only where the greedy player would (+1.2, then 42 against 47 wins on 88 seeds of
