@@ -14,18 +14,25 @@ def no_rebuild(st: State) -> None:
     st.deck, st.discard = st.discard + st.deck, []
 
 
+def urbanize_first(st: State, letter: str, tile: str, other: str) -> None:
+    """A round of two: seat 0 urbanizes on ``letter``'s cell with ``tile``, seat 1 plays
+    card ``other`` for resources (both hands emptied first); token ``letter`` then waits
+    for seat 0 to move it."""
+    for p in st.players:
+        p.hand = []
+    give_card(st, 0, letter)
+    give_tile(st, 0, tile)
+    give_card(st, 1, other)
+    GAME.apply(st, 0, PlayCard(letter, tile))
+    GAME.apply(st, 1, PlayCard(other, gain="res"))
+
+
 def token_waiting() -> State:
     """Seat 0 has urbanized with card B: its token B waits to be moved by seat 0."""
     st = fresh(2, seed=25)
     no_rebuild(st)
     st.first = 0
-    for p in st.players:
-        p.hand = []
-    give_card(st, 0, "B")
-    give_tile(st, 0, "R20")
-    give_card(st, 1, "C")
-    GAME.apply(st, 0, PlayCard("B", "R20"))
-    GAME.apply(st, 1, PlayCard("C", gain="res"))
+    urbanize_first(st, "B", "R20", "C")
     assert st.decision is not None and st.decision["kind"] == "token"
     return st
 

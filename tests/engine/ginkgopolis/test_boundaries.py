@@ -18,7 +18,7 @@ from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import score
 from engine.ginkgopolis.state import Building, State
 from tests.engine.ginkgopolis.helpers import fresh, give_card, give_tile, play_round, put
-from tests.engine.ginkgopolis.rulings_helpers import no_rebuild
+from tests.engine.ginkgopolis.rulings_helpers import no_rebuild, urbanize_first
 
 # ------------------------------------------------------------------------------ scoring
 
@@ -239,13 +239,7 @@ def test_with_no_free_neighbour_the_token_goes_between_its_neighbours() -> None:
     put(st, (ax - 1, ay), ["R18"], owner=1)
     put(st, (ax, ay - 1), ["R17"], owner=1)
     st.tokens["L"] = (ax - 2, ay)  # L's own cell stays free but lies outside L..B
-    for pl in st.players:
-        pl.hand = []
-    give_card(st, 0, "A")
-    give_tile(st, 0, "R16")
-    give_card(st, 1, "B")
-    GAME.apply(st, 0, PlayCard("A", "R16"))
-    GAME.apply(st, 1, PlayCard("B", gain="res"))
+    urbanize_first(st, "A", "R16", "B")
     d = st.decision
     assert d is not None and d["kind"] == "token" and d["letter"] == "A"
     walk = outline(st.board)
