@@ -8,6 +8,8 @@ greedy player (``FastGreedy``: the same choices, cached) and is valued by the po
 the seat would have if the game ended there (tracks, the group points the end adds,
 tokens), plus 0.3 of the points of each hand card that one more element would complete
 (``POTENTIAL``: what the turn has set up for the next one). "Back" is never searched.
+The greedy player's own choice is always searched and stands unless another action
+leads by ``ANCHOR_POINTS`` more (the anchor, "Fourth tuning" below).
 
 Tuning (seeds 10000-10019, one search seat against three greedy seats; before this,
 12 simulations cut after 8 actions won about 5 of 10): cut after 16 or 24 actions
@@ -43,15 +45,18 @@ seeds shrank on the next: at a hundred games a set, tuning the value finds noise
 
 Fourth tuning: the anchor (engine/core/search.py). Counted move by move over four
 games, the search chose otherwise than the greedy player in 46% of its turn decisions
-and 35% of its placements, and drew cheaper cards (2.5 points where the best offered
-was worth 3.3, which the greedy player always draws). A value cut at the end of the
-turn cannot see the plans the greedy player's rules encode, so now its choice stands
-unless the search finds ``ANCHOR_POINTS`` more lead. Paired with the search above on
-the same seeds: 20000-20099, 48 wins, then 57 with an anchor of 1 point (+5.4 +- 1.5
-points of lead a game) and 71 with 2 points (+7.6 +- 1.7); 30000-30099, 41 wins, then
-62 with 1 point (+5.2 +- 1.4) and 60 with 3 points (+4.9 +- 1.7). Flat between 1 and 3:
-2 is kept. A share of the points of the cards two and three elements short (0.15 and
-0.05) gained +3.3 +- 1.4 on the first set and lost 1.6 +- 1.5 on the second: not kept.
+and 35% of its placements; over 24 games it drew cheaper cards (2.5 points where the
+best offered was worth 3.3, which the greedy player always draws). A value cut at the
+end of the turn cannot see the plans the greedy player's rules encode, so now its
+choice stands unless the search finds ``ANCHOR_POINTS`` more lead. Paired with the
+search above on the same seeds: 20000-20099, 48 wins, then 57 with an anchor of 1 point
+(+5.4 +- 1.5 points of lead a game) and 71 with 2 points (+7.6 +- 1.7); 30000-30099,
+41 wins, then 62 with 1 point (+5.2 +- 1.4) and 60 with 3 points (+4.9 +- 1.7). Flat
+between 1 and 3: 2 is kept. Seeds 0-199 (the line of record): 62.5% [55.6-68.9],
+against 50.5% without; seeds 0-499: 63.0% [58.7-67.1], against 50.6%
+(benchmarks/README.md). A share of the points of the cards two and three elements
+short (0.15 and 0.05) gained 3.3 +- 1.4 points on the first set and lost 1.6 +- 1.5 on
+the second: not kept.
 """
 
 from __future__ import annotations
