@@ -2,19 +2,19 @@
 unless another action beats it by the anchor, in logits of the value at that choice.
 
 Worked by hand on the stub game of test_search_budget.py, with a simulation whose value
-is known for every arm: at a value of 0.5 the slope is 0.25, so a gain of 0.05 is 0.2
-logits."""
+is known for every arm (``scripted`` of test_search_schedule.py): at a value of 0.5 the
+slope is 0.25, so a gain of 0.05 is 0.2 logits."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
 from engine.core.rng import Rng
-from engine.core.search import SearchConfig, SearchPlayer
-from tests.engine.core.test_search_budget import OPTIONS, Duel, DuelGame, Pick
+from engine.core.search import SearchPlayer
+from tests.engine.core.test_search_budget import OPTIONS, Duel, Pick
+from tests.engine.core.test_search_schedule import scripted
 
 NEAR = {n: 0.5 + 0.01 * n for n in range(OPTIONS)}  # Pick(5) is the best, by 0.01 a step
 
@@ -36,17 +36,7 @@ class Never:
 
 def anchored(anchor: float | None, policy: Any, **config: Any
              ) -> tuple[SearchPlayer, list[tuple[int, int]]]:
-    searched = SearchPlayer(DuelGame(), lambda state, seat, seed: copy.deepcopy(state),  # type: ignore[arg-type]
-                            SearchConfig(iterations=24, anchor=anchor, **config),
-                            policy=policy)
-    calls: list[tuple[int, int]] = []
-
-    def simulate(state: Any, seat: int, action: Pick, seed: int) -> float:
-        calls.append((action.n, seed))
-        return NEAR[action.n]
-
-    searched.simulate = simulate  # type: ignore[method-assign]
-    return searched, calls
+    return scripted(24, NEAR, policy=policy, anchor=anchor, **config)
 
 
 @pytest.mark.parametrize(("anchor", "policy", "expected"), [

@@ -25,11 +25,11 @@ def _copy(state: Duel, seat: int, seed: int) -> Duel:
     return copy.deepcopy(state)
 
 
-def scripted(iterations: int, value: dict[int, float], **config: Any
+def scripted(iterations: int, value: dict[int, float], *, policy: Any = None, **config: Any
              ) -> tuple[SearchPlayer, list[tuple[int, int]]]:
     """A search whose simulation of arm n is worth ``value[n]``; records (arm, seed)."""
     searched = SearchPlayer(DuelGame(), _copy,  # type: ignore[arg-type]
-                            SearchConfig(iterations=iterations, **config))
+                            SearchConfig(iterations=iterations, **config), policy=policy)
     calls: list[tuple[int, int]] = []
 
     def simulate(state: Any, seat: int, action: Pick, seed: int) -> float:
