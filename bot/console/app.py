@@ -35,6 +35,11 @@ EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 # Notes a terminal has no use for: the lobby's status and each bot taking its seat (one
 # line names the bots, and the seats are listed at the start).
 QUIET = frozenset({"lobby", "bot_added"})
+# The console's own commands in French words too (the French help names them first);
+# none of them is the text of a game action.
+COMMAND_WORDS = {"aide": "help", "?": "help", "choix": "legal", "vue": "view",
+                 "plateau": "board", "journal": "log", "changer": "change",
+                 "quitter": "quit"}
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -328,6 +333,9 @@ class Session:
                 out.write(command + "\n")  # a piped transcript reads like a session
             if not command:
                 continue
+            word, _, rest = command.partition(" ")
+            if word.lower() in COMMAND_WORDS:
+                command = f"{COMMAND_WORDS[word.lower()]} {rest}".strip()
             if command == "quit":
                 self._saved(table)
                 return 0

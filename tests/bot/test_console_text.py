@@ -91,3 +91,20 @@ async def test_the_board_is_printed_again_only_when_someone_else_moved(
         assert (board in now.split("> #1", 1)[0]) == others_moved, now
         assert (same in now) != others_moved, now
     assert any(same in d for d in decisions) and sum(board in d for d in decisions) >= 2
+
+
+async def test_the_console_commands_answer_to_their_french_words(tmp_path: Path) -> None:
+    """A French player types what the French help names: `aide`, `choix`, `vue`,
+    `plateau`, `journal`, `quitter`; each does what its English word does."""
+    fr = await session(tmp_path, "neotopia", "aide\nchoix\nvue\nplateau\njournal\nquitter\n",
+                       locale="fr", players=2, bots=1)
+    (tmp_path / "en").mkdir()
+    en = await session(tmp_path / "en", "neotopia", "help\nlegal\nview\nboard\nlog\nquit\n",
+                       locale="fr", players=2, bots=1)
+    assert "Je n'ai pas compris" not in fr
+    assert "Les mots anglais marchent aussi" in fr
+    # The same session, word for word, once the typed commands are set aside.
+    typed = re.compile(r"^\S+> .*$", re.M)
+    assert typed.sub("", fr) == typed.sub("", en)
+    assert fr.count("Tapez une action sous sa forme texte") == 2  # at the start, and `aide`
+    assert re.search(r"^  #1  \S+", fr, re.M)  # `choix` listed the options
