@@ -7,12 +7,12 @@ image is the same whether they are cold or warm; tests and the benchmark clear t
 from __future__ import annotations
 
 import engine.fonts as shipped_fonts
-from engine.ginkgopolis.render import canvas, icons, tiles
+from engine import canvas as shared_canvas
+from engine.ginkgopolis.render import icons, tiles
 
 
 def clear_caches() -> None:
-    canvas._text_mask.cache_clear()
-    canvas._text_width.cache_clear()
+    shared_canvas.clear_caches()
     shipped_fonts.font.cache_clear()
     tiles._face.cache_clear()
     icons._hazard.cache_clear()

@@ -1,99 +1,15 @@
-"""A Pillow image and its drawing context, with the text and encoding helpers."""
+"""Ginkgopolis's drawing kit: the shared canvas (``engine.canvas``), and names clipped
+without a space before their ellipsis."""
 
 from __future__ import annotations
 
-import io
-import math
-from dataclasses import dataclass
-from functools import lru_cache
+from engine.canvas import Box, Canvas, clip, encode_png, fit_size, text_width
 
-from PIL import Image, ImageDraw
-
-from engine.ginkgopolis.render.fonts import font
-from engine.ginkgopolis.render.palette import RGB
-
-Box = tuple[int, int, int, int]
-
-# Fixed PNG settings: the default zlib level, no metadata, so equal pixels give equal bytes.
-PNG_COMPRESS_LEVEL = 6
-
-
-@dataclass
-class Canvas:
-    im: Image.Image
-    d: ImageDraw.ImageDraw
-
-    @classmethod
-    def new(cls, width: int, height: int, background: RGB) -> Canvas:
-        im = Image.new("RGB", (width, height), background)
-        return cls(im, ImageDraw.Draw(im))
-
-    def text(
-        self,
-        xy: tuple[float, float],
-        text: str,
-        size: int,
-        fill: RGB,
-        *,
-        anchor: str = "la",
-        bold: bool = False,
-    ) -> int:
-        """Draw text; returns its advance width so callers can lay out a line.
-
-        Text is snapped to whole pixels and its coverage mask cached: the same labels
-        recur on every board, and rasterising (above all the stroke of the fake bold)
-        is most of the drawing time. Names in any script draw (``engine.fonts``).
-        """
-        if text:
-            mask, left, top = _text_mask(text, size, bold, anchor)
-            x, y = round(xy[0]) + left, round(xy[1]) + top
-            self.im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-        return text_width(text, size, bold=bold)
-
-    def png(self) -> bytes:
-        return encode_png(self.im)
-
-
-@lru_cache(maxsize=8192)
-def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """Coverage of ``text`` and its offset from the anchor point (never mutated)."""
-    f = font(size, bold=bold)
-    box = f.getbbox(text, anchor=anchor)
-    left, top = math.floor(box[0]), math.floor(box[1])
-    right, bottom = math.ceil(box[2]), math.ceil(box[3])
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text(
-        (-left, -top), text, font=f, fill=255, anchor=anchor
-    )
-    return mask, left, top
-
-
-def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    return _text_width(text, size, bold)
-
-
-@lru_cache(maxsize=8192)
-def _text_width(text: str, size: int, bold: bool) -> int:
-    return round(font(size, bold=bold).getlength(text))
-
-
-def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimum: int = 8) -> int:
-    """The largest font size up to ``size`` at which ``text`` fits in ``max_width``."""
-    while size > minimum and text_width(text, size, bold=bold) > max_width:
-        size -= 1
-    return size
+__all__ = ["Box", "Canvas", "encode_png", "fit_size", "fit_text", "text_width"]
 
 
 def fit_text(text: str, max_width: int, size: int, *, bold: bool = False) -> str:
-    """``text`` cut with an ellipsis so that it fits in ``max_width`` at ``size``."""
-    if text_width(text, size, bold=bold) <= max_width:
-        return text
-    while text and text_width(text + "…", size, bold=bold) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def encode_png(im: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    im.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """``text`` cut with an ellipsis so that it fits in ``max_width`` at ``size``, with no
+    space left before the ellipsis."""
+    cut = clip(text, max_width, size, bold=bold)
+    return cut if cut == text else cut[:-1].rstrip() + "…"

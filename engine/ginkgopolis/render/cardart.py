@@ -144,7 +144,7 @@ def draw_chip(c: Canvas, box: Box, card: str | int) -> None:
         icons.person(c, x0 + sw * 0.3, y0 + h * 0.55, h * 0.66, BUILDING_TEXT[color])
         label_plate(c, color, (x0 + sw * 0.7, y0 + h / 2), color, size)
     else:
-        s = fit_size(card, sw - 4, size, bold=True)
+        s = fit_size(card, sw - 4, size, bold=True, minimum=8)
         label_plate(c, color, (x0 + sw / 2, y0 + h / 2), card, s)
     right = x0 + dx
     if card_group(card) == "endgame":

@@ -10,9 +10,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.fonts import font
 from engine.ginkgopolis.render import icons
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size, text_width
-from engine.ginkgopolis.render.fonts import font
 from engine.ginkgopolis.render.palette import (
     BUILDING_FILL,
     BUILDING_PATTERN,
@@ -168,7 +168,7 @@ def _compact_tile(c: Canvas, box: Box, code: str, height: int | None,
     color = code[0]
     paste_face(c, color, box)
     label_y = y0 + h * (0.44 if owner_color else 0.5)
-    size = fit_size(code, int(w * 0.8), max(9, int(s * 0.34)), bold=True)
+    size = fit_size(code, int(w * 0.8), max(9, int(s * 0.34)), bold=True, minimum=8)
     label_plate(c, color, (x0 + w / 2, label_y), code, size)
     if height is not None:
         height_badge(

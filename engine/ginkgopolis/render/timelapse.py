@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
+from engine.canvas import encode_gif
 from engine.ginkgopolis.render.canvas import Canvas
 from engine.ginkgopolis.render.city import draw_city
 from engine.ginkgopolis.render.layout import (
@@ -47,22 +47,7 @@ def render_timelapse(views: Sequence[View], outcome: Outcome | None = None, *,
     with language(locale):
         frames = [_frame(v, city, size, totals if i == len(views) - 1 else None)
                   for i, v in enumerate(views)]
-    # A palette taken from the last (fullest) frame, applied to all without dithering:
-    # deterministic, and flat areas stay flat, which keeps the GIF small.
-    palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_MS]
-    buf = io.BytesIO()
-    indexed[0].save(
-        buf,
-        format="GIF",
-        save_all=True,
-        append_images=indexed[1:],
-        duration=durations,
-        loop=0,
-        disposal=1,
-    )
-    return buf.getvalue()
+    return encode_gif(frames, FRAME_MS, LAST_MS)
 
 
 def timelapse_layout(views: Sequence[View]) -> tuple[tuple[int, int], CityLayout]:

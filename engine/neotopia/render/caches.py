@@ -6,12 +6,12 @@ image is the same whether they are cold or warm; tests and the benchmark clear t
 
 from __future__ import annotations
 
+from engine import canvas as shared_canvas
 from engine import fonts
-from engine.neotopia.render import canvas, geometry
+from engine.neotopia.render import geometry
 
 
 def clear_caches() -> None:
-    canvas._text_mask.cache_clear()
-    canvas.text_width.cache_clear()
+    shared_canvas.clear_caches()
     geometry.pattern_unit_bounds.cache_clear()
     fonts.font.cache_clear()

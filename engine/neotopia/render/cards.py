@@ -120,5 +120,5 @@ def card_back(c: Canvas, box: Box, label: str) -> None:
     for k in (6, 3, 0):
         c.d.rounded_rectangle((x0 + k, y0 + k, x1 - 6 + k, y1 - 6 + k), radius=10,
                               fill=(84, 78, 96), outline=(50, 46, 58), width=2)
-    size = fit_size(label, x1 - x0 - 16, 20, bold=True)
+    size = fit_size(label, x1 - x0 - 16, 20, bold=True, minimum=9)
     c.text(((x0 + x1) / 2, (y0 + y1) / 2), label, size, WHITE, anchor="mm", bold=True)

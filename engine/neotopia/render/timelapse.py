@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from PIL import Image
 
+from engine.canvas import encode_gif
 from engine.neotopia.render import pieces
 from engine.neotopia.render.board import round_label
 from engine.neotopia.render.canvas import Canvas
@@ -35,15 +35,7 @@ def render_timelapse(views: Sequence[View], *, locale: str = "en") -> bytes:
     size, city = _layout(boards[-1])
     with language(locale):
         frames = [_frame(b, city, size) for b in boards]
-    # One palette from the last (fullest) frame for all, without dithering: deterministic,
-    # and flat areas stay flat, which keeps the GIF small.
-    palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_MS]
-    buf = io.BytesIO()
-    indexed[0].save(buf, format="GIF", save_all=True, append_images=indexed[1:],
-                    duration=durations, loop=0, disposal=1)
-    return buf.getvalue()
+    return encode_gif(frames, FRAME_MS, LAST_MS)
 
 
 def timelapse_layout(views: Sequence[View]) -> tuple[tuple[int, int], HexLayout]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import Box, Canvas, clip_text
+from engine.quadropolis.render.canvas import Box, Canvas, clip
 from engine.quadropolis.render.city import CityLayout
 from engine.quadropolis.render.model import Board, Tile
 from engine.quadropolis.render.palette import (
@@ -142,7 +142,7 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
         y += 6
     if board.mayor is not None:
         title = tr("Mayor: first next round") if not board.over else tr("Mayor")
-        c.text((x, y), clip_text(title, width, 16, bold=True), 16, MUTED, anchor="lm", bold=True)
+        c.text((x, y), clip(title, width, 16, bold=True), 16, MUTED, anchor="lm", bold=True)
         y += 25
         name_line(c, board, board.players[board.mayor], x, y, width, 17)
         y += 34
@@ -158,7 +158,7 @@ def draw_side(c: Canvas, board: Board, box: Box) -> None:
             y += 36
     if board.last:
         c.text((x, y1 - 44), tr("Last move"), 16, MUTED, anchor="lm", bold=True)
-        c.text((x, y1 - 20), clip_text(board.last, width, 17), 17, INK, anchor="lm")
+        c.text((x, y1 - 20), clip(board.last, width, 17), 17, INK, anchor="lm")
 
 
 def legend_items(board: Board) -> list[tuple[str, str]]:
@@ -186,4 +186,4 @@ def draw_legend(c: Canvas, box: Box, board: Board) -> None:
             draw_tile(c, (x, y, x + s, y + s), Tile("", "park", square=True), details=False)
         else:
             draw_tile(c, (x, y, x + s, y + s), Tile("", key), details=False)
-        c.text((x + s + 8, y + s / 2), clip_text(words, col_w - s - 10, 17), 17, INK, anchor="lm")
+        c.text((x + s + 8, y + s / 2), clip(words, col_w - s - 10, 17), 17, INK, anchor="lm")

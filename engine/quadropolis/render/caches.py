@@ -6,11 +6,11 @@ image is the same whether they are cold or warm; tests and the benchmark clear t
 
 from __future__ import annotations
 
-from engine.quadropolis.render import canvas, tiles
+from engine import canvas as shared_canvas
+from engine.quadropolis.render import tiles
 
 
 def clear_caches() -> None:
-    canvas._text_mask.cache_clear()
-    canvas._text_width.cache_clear()
+    shared_canvas.clear_caches()
     tiles._face.cache_clear()
     tiles._back.cache_clear()

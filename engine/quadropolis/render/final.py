@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.quadropolis.render import icons
 from engine.quadropolis.render.board import HEADER_H, MARGIN, WIDTH, draw_header
-from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip_text
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
 from engine.quadropolis.render.model import Allocation, Board, Tile
 from engine.quadropolis.render.palette import (
@@ -186,7 +186,7 @@ def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
         points = int(line["points"])
         pw = c.text((lx + col_w - 4, ly), str(points), 17, INK if points else MUTED, anchor="rm",
                     bold=True)
-        label = clip_text(category_label(key), col_w - 36 - pw, 16)
+        label = clip(category_label(key), col_w - 36 - pw, 16)
         c.text((lx + 26, ly), label, 16, INK if points else MUTED, anchor="lm")
     entry = _final_entry(view, seat)
     fy = y1 - FOOT_H + 14
@@ -194,10 +194,10 @@ def _block(c: Canvas, board: Board, view: View, box: Box, city: CityLayout,
                   e=entry.get("unplaced_energy", 0))
     if entry.get("absorbed"):
         unplaced += tr(" ({n} in parks)", n=entry["absorbed"])
-    c.text((x0 + 18, fy), clip_text(unplaced, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED, anchor="lm")
+    c.text((x0 + 18, fy), clip(unplaced, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED, anchor="lm")
     ties = tr("tie-breaks: {i} inh. placed, {e} empty", i=entry.get("inhabitants_placed", 0),
               e=entry.get("empty_spaces", 0))
-    c.text((x0 + 18, fy + 22), clip_text(ties, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED,
+    c.text((x0 + 18, fy + 22), clip(ties, x1 - x0 - 30, MIN_TEXT), MIN_TEXT, MUTED,
            anchor="lm")
 
 

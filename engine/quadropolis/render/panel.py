@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.quadropolis.render import icons
-from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip_text
+from engine.quadropolis.render.canvas import MIN_TEXT, Box, Canvas, clip
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
 from engine.quadropolis.render.model import Allocation, Board, Player
 from engine.quadropolis.render.palette import (
@@ -39,7 +39,7 @@ def name_line(c: Canvas, board: Board, p: Player, x: int, cy: int, width: int, s
     icons.badge(c, x + size * 0.7, cy, size * 1.4, p.color)
     x += int(size * 1.6)
     mayor_w = size + 6 if p.mayor else 0
-    name = clip_text(p.name, width - int(size * 1.6) - mayor_w, size, bold=True)
+    name = clip(p.name, width - int(size * 1.6) - mayor_w, size, bold=True)
     x += c.text((x, cy), name, size, INK, anchor="lm", bold=True) + 6
     if p.mayor:
         icons.mayor(c, x + size / 2, cy, size * 1.1)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
+from engine.canvas import encode_gif
 from engine.quadropolis.render import icons
 from engine.quadropolis.render.canvas import Canvas
 from engine.quadropolis.render.city import CityLayout, city_layout, draw_city
@@ -36,15 +36,7 @@ def render_timelapse(views: Sequence[View], *, locale: str = "en") -> bytes:
     size, cities = timelapse_layout(boards[-1])
     with language(locale):
         frames = [_frame(b, cities, size) for b in boards]
-    # A palette taken from the last (fullest) frame, applied to all without dithering:
-    # deterministic, and flat areas stay flat, which keeps the GIF small.
-    palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_MS]
-    buf = io.BytesIO()
-    indexed[0].save(buf, format="GIF", save_all=True, append_images=indexed[1:],
-                    duration=durations, loop=0, disposal=1)
-    return buf.getvalue()
+    return encode_gif(frames, FRAME_MS, LAST_MS)
 
 
 def _pitch(board: Board) -> int:
