@@ -15,6 +15,7 @@ from engine.core.play import ai_playout
 from engine.core.rng import Rng
 from engine.skybridge import render_words
 from engine.skybridge.render import render_board, render_final
+from tests.engine.render_words import labels_asked
 
 
 @contextmanager
@@ -77,18 +78,9 @@ def test_no_english_word_is_drawn_at_a_french_table() -> None:
 
 
 def test_the_french_table_covers_every_label_looked_up() -> None:
-    asked: list[str] = []
-
-    class Recording(dict[str, str]):
-        def get(self, key: str, default: Any = None) -> Any:
-            asked.append(key)
-            return super().get(key, default)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(render_words, "FRENCH", Recording(render_words.FRENCH))
-        draw_all("fr")
-    assert len(set(asked)) >= 8
-    assert not sorted(set(asked) - set(render_words.FRENCH))
+    asked = labels_asked(render_words, lambda: draw_all("fr"))
+    assert len(asked) >= 8
+    assert not sorted(asked - set(render_words.FRENCH))
 
 
 def test_names_replace_seat_numbers_everywhere() -> None:

@@ -38,6 +38,7 @@ from engine.ginkgopolis.render.cardart import chip_size
 from engine.ginkgopolis.render.city import LABELLED_PITCH
 from engine.ginkgopolis.render.layout import CityLayout
 from tests.engine.ginkgopolis.render.states import GAME, early, late5, played
+from tests.engine.render_words import labels_asked
 
 PREVIEW = 550
 READ_PX = 11
@@ -289,16 +290,6 @@ def test_no_english_label_is_drawn_at_a_french_table() -> None:
 
 
 def test_the_french_table_covers_every_label_looked_up() -> None:
-    asked: list[str] = []
-
-    class Recording(dict[str, str]):
-        def get(self, key: str, default: Any = None) -> Any:
-            asked.append(key)
-            return super().get(key, default)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(words, "FRENCH", Recording(words.FRENCH))
-        all_images("fr")
+    asked = labels_asked(words, lambda: all_images("fr"))
     assert len(asked) > 30
-    missing = sorted(set(asked) - set(words.FRENCH))
-    assert not missing
+    assert not sorted(asked - set(words.FRENCH))

@@ -3,12 +3,6 @@ its French entry, project types in French from the view, and names replace colou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-import pytest
-
 from engine.neotopia.render import (
     render_board,
     render_final,
@@ -16,23 +10,8 @@ from engine.neotopia.render import (
     render_timelapse,
     words,
 )
-from engine.neotopia.render.canvas import Canvas
 from tests.engine.neotopia.render.states import GAME, NAMES, final4, mid4, played
-
-
-@contextmanager
-def recorded() -> Iterator[list[str]]:
-    """Every text drawn meanwhile."""
-    texts: list[str] = []
-    original = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], text: str, *args: Any, **kwargs: Any) -> int:
-        texts.append(text)
-        return original(self, xy, text, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Canvas, "text", text)
-        yield texts
+from tests.engine.render_words import english_labels, labels_asked, recorded
 
 
 def draw_all(locale: str, names: list[str] | None = None) -> None:
@@ -50,20 +29,8 @@ def draw_all(locale: str, names: list[str] | None = None) -> None:
     render_timelapse(played(4, 7)[1], locale=locale)
 
 
-def english_labels() -> set[str]:
-    """The labels French replaces, placeholders removed: what must not be drawn."""
-    import re
-
-    found = set()
-    for key, value in words.FRENCH.items():
-        if value != key:
-            found |= {part.strip(" ,") for part in re.split(r"\{[^}]*\}", key)
-                      if len(part.strip(" ,")) > 3 and part.strip(" ,") not in value}
-    return found
-
-
 def test_no_english_label_is_drawn_at_a_french_table() -> None:
-    english = english_labels()
+    english = english_labels(words.FRENCH, strip=" ,")
     assert {"Project offer", "Final scoring", "Bonus tokens"} <= english
     with recorded() as texts:
         draw_all("fr", NAMES)
@@ -76,18 +43,9 @@ def test_no_english_label_is_drawn_at_a_french_table() -> None:
 
 
 def test_the_french_table_covers_every_label_looked_up() -> None:
-    asked: list[str] = []
-
-    class Recording(dict[str, str]):
-        def get(self, key: str, default: Any = None) -> Any:
-            asked.append(key)
-            return super().get(key, default)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(words, "FRENCH", Recording(words.FRENCH))
-        draw_all("fr")
-    assert len(set(asked)) >= 20
-    assert not sorted(set(asked) - set(words.FRENCH))
+    asked = labels_asked(words, lambda: draw_all("fr"))
+    assert len(asked) >= 20
+    assert not sorted(asked - set(words.FRENCH))
 
 
 def test_project_types_are_drawn_in_the_tables_language() -> None:

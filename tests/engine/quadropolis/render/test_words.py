@@ -3,11 +3,7 @@ has its French entry, and names replace "Seat N" wherever they are given."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-
-import pytest
 
 from engine.quadropolis.render import (
     render_board,
@@ -16,23 +12,8 @@ from engine.quadropolis.render import (
     render_timelapse,
     words,
 )
-from engine.quadropolis.render.canvas import Canvas
 from tests.engine.quadropolis.render.states import GAME, NAMES, played
-
-
-@contextmanager
-def recorded() -> Iterator[list[str]]:
-    """Every text drawn meanwhile."""
-    texts: list[str] = []
-    original = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], text: str, *args: Any, **kwargs: Any) -> int:
-        texts.append(text)
-        return original(self, xy, text, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Canvas, "text", text)
-        yield texts
+from tests.engine.render_words import english_labels, labels_asked, recorded
 
 
 def outcome_of(st: Any) -> dict[str, Any]:
@@ -53,20 +34,8 @@ def draw_all(locale: str, names: list[str] | None = None) -> None:
         render_timelapse(views, locale=locale)
 
 
-def english_labels() -> set[str]:
-    """The labels that French replaces, placeholders removed: what must not be drawn."""
-    import re
-
-    found = set()
-    for key, value in words.FRENCH.items():
-        if value != key:
-            found |= {part.strip() for part in re.split(r"\{[^}]*\}", key)
-                      if len(part.strip()) > 3 and part.strip() not in value}
-    return found
-
-
 def test_no_english_label_is_drawn_at_a_french_table() -> None:
-    english = english_labels()
+    english = english_labels(words.FRENCH)
     assert {"Game over", "Architects in the pool", "Tower blocks"} <= english
     with recorded() as texts:
         draw_all("fr", NAMES)
@@ -79,18 +48,9 @@ def test_no_english_label_is_drawn_at_a_french_table() -> None:
 
 
 def test_the_french_table_covers_every_label_looked_up() -> None:
-    asked: list[str] = []
-
-    class Recording(dict[str, str]):
-        def get(self, key: str, default: Any = None) -> Any:
-            asked.append(key)
-            return super().get(key, default)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(words, "FRENCH", Recording(words.FRENCH))
-        draw_all("fr")
-    assert len(set(asked)) >= 20
-    assert not sorted(set(asked) - set(words.FRENCH))
+    asked = labels_asked(words, lambda: draw_all("fr"))
+    assert len(asked) >= 20
+    assert not sorted(asked - set(words.FRENCH))
 
 
 def test_names_replace_seat_numbers_and_french_seats_without_names() -> None:
