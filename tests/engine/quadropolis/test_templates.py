@@ -138,3 +138,42 @@ def test_a_tile_no_space_takes_is_to_be_discarded(locale: str) -> None:
     wanted = {"en": "No space of your city can take it: type discard.",
               "fr": "Aucune case de votre ville ne peut l'accueillir : écrivez défausser."}
     assert wanted[locale] in text and "r2c3" not in text
+
+
+SIDE_WORDS = {"en": {"L": "left end of site row", "R": "right end of site row",
+                     "T": "top of site column", "B": "bottom of site column"},
+              "fr": {"L": "au bout gauche de la ligne", "R": "au bout droit de la ligne",
+                     "T": "en haut de la colonne", "B": "en bas de la colonne"}}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_take_example_is_the_seats_first_take_spelled_out(locale: str) -> None:
+    """A newcomer types the example: it is a take the seat may make now (a fixed A3@L4
+    was often an architect already used or a closed slot), and its words say where."""
+    env = Renderer(ROOT).env
+    seen = set()
+    for seats, seed, options in ((4, 3, {}), (3, 5, {"mode": "expert"})):
+        state = GAME.setup(seats, options, seed)
+        rng = Rng.from_seed(seed)
+        greedy = GAME.ai("greedy")
+        while GAME.outcome(state) is None:
+            seat = state.to_play
+            assert seat is not None
+            legal = GAME.legal_actions(state, seat)
+            if GAME.pending(state).waiting[seat] == "take":
+                ctx = {"decision": "take", "seat": seat, "view": GAME.view(state, seat),
+                       "table_id": 1, "name": "Ann", "game": "quadropolis", "deadline": None,
+                       "options": [{"text": a.text()} for a in legal], "locale": locale,
+                       "names": NAMES}
+                text = env.get_template(f"{locale}/quadropolis/your_turn.txt").render(ctx)
+                example = legal[0].text()
+                n, slot = example[1:].split("@")
+                words = SIDE_WORDS[locale][slot[0]]
+                spelled = {"en": f"{example} puts architect {n} at the {words} {slot[1:]}",
+                           "fr": f"{example} place l'architecte {n} {words} {slot[1:]}"}
+                assert spelled[locale] in text
+                if example != "A3@L4":  # the fixed example is gone (A3@L4 may be an option)
+                    assert "A3@L4 puts" not in text and "A3@L4 place" not in text
+                seen.add(slot[0])
+            GAME.apply(state, seat, greedy.choose(state, seat, rng))
+    assert len(seen) >= 2  # more than one side spelled out
