@@ -12,9 +12,16 @@ Goals (issue 12): share >= 50% at 4 players, >= 70% at 2, p99 <= 1 s. The figure
 record are in benchmarks/README.md, section "Search AI strength".
 
 A long line can be split and run in parts: ``--record FILE`` appends one JSON line per
-finished game (seed, share, the CPU and wall seconds of each search move), so a run cut
-short still counts the games it finished; ``--summary FILE...`` prints the lines of the
-games recorded in the files (each seed counted once).
+finished game (seed, share, the search seat's lead over the best other seat, the CPU and
+wall seconds of each search move), so a run cut short still counts the games it
+finished; ``--summary FILE...`` prints the lines of the games recorded in the files
+(each seed counted once).
+
+To measure a change to a search, record the same seeds before and after it and run
+``--compare BEFORE.jsonl AFTER.jsonl``: on the seeds both played, the wins and the mean
+lead of each, and the paired difference of the lead with its standard error. At a
+hundred games a win share moves by its noise; the paired lead is what shows a change
+of a few points a game (benchmarks/README.md, Neotopia).
 """
 
 from __future__ import annotations
@@ -67,10 +74,13 @@ def play_line(name: str, seats: int, games: int, start: int,
         winners = [s.seat for s in outcome.winners]
         won = 1 / len(winners) if me in winners else 0.0
         share += won
+        totals = {s.seat: s.total for s in outcome.standings}
+        lead = totals[me] - max(t for s, t in totals.items() if s != me)
         if record is not None:
             with record.open("a") as out:
                 out.write(json.dumps({"game": name, "seats": seats, "seed": seed, "share": won,
-                                      "cpu": cpu[cpu_at:], "wall": times[wall_at:]}) + "\n")
+                                      "lead": lead, "cpu": cpu[cpu_at:],
+                                      "wall": times[wall_at:]}) + "\n")
     return summarize(share, games, times, cpu)
 
 
@@ -119,6 +129,29 @@ def summary(paths: list[Path]) -> None:
         print_line(name, seats, len(seeds), r, None)
 
 
+def compare(before: Path, after: Path) -> None:
+    """Two records of the same line on the same seeds, paired seed by seed."""
+    runs = []
+    for path in (before, after):
+        runs.append({int(row["seed"]): row for row in map(json.loads,
+                                                           path.read_text().splitlines())})
+    seeds = sorted(set(runs[0]) & set(runs[1]))
+    if not seeds:
+        raise SystemExit("no seed is in both records")
+    for label, run in zip(("before", "after"), runs, strict=True):
+        leads = [float(run[s]["lead"]) for s in seeds if "lead" in run[s]]
+        mean = f", mean lead {sum(leads) / len(leads):+.2f}" if leads else ""
+        print(f"{label}: {sum(float(run[s]['share']) for s in seeds):g} wins of {len(seeds)}"
+              f"{mean}")
+    paired = [float(runs[1][s]["lead"]) - float(runs[0][s]["lead"])
+              for s in seeds if "lead" in runs[0][s] and "lead" in runs[1][s]]
+    if len(paired) > 1:
+        mean = sum(paired) / len(paired)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in paired) / (len(paired) - 1))
+        print(f"lead, after - before: {mean:+.2f} +- {sd / math.sqrt(len(paired)):.2f} "
+              f"points a game (standard error, {len(paired)} seeds)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="seeded games per line")
@@ -127,9 +160,14 @@ def main() -> None:
     parser.add_argument("--seats", type=int, action="append", help="only these table sizes")
     parser.add_argument("--record", type=Path, help="append one JSON line per game here")
     parser.add_argument("--summary", type=Path, nargs="+", help="summarize recorded games")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
+                        help="pair two records of the same seeds")
     args = parser.parse_args()
     if args.summary:
         summary(args.summary)
+        return
+    if args.compare:
+        compare(*args.compare)
         return
     lines = [(name, 4) for name in game_names()]
     lines += [(name, 2) for name in TWO_PLAYER if name in game_names()]
