@@ -14,6 +14,7 @@ from engine.ginkgopolis.render.layout import (
     bounds_of,
     cells_of,
     fit_pitch,
+    labelled_cells,
     labelled_pitch,
     place_city,
     require_public,
@@ -66,7 +67,9 @@ class BoardLayout:
 
 def board_layout(view: View, *, bounds_cells: list[tuple[int, int]] | None = None) -> BoardLayout:
     """Where render_board puts everything, for drawing and for tests."""
-    bounds = bounds_of(bounds_cells if bounds_cells is not None else cells_of(view))
+    # The board labels the cells beside the city too: they must lie inside its area.
+    cells = bounds_cells if bounds_cells is not None else cells_of(view)
+    bounds = bounds_of([*cells, *labelled_cells(view)])
     pitch = labelled_pitch(bounds, fit_pitch(bounds, CITY_W, CITY_MAX_H), CITY_W_WIDE,
                            CITY_MAX_H, LABELLED_PITCH)
     city_w = max(CITY_W, bounds.cols * pitch)

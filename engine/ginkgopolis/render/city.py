@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ginkgopolis.render.canvas import Box, Canvas, fit_size
-from engine.ginkgopolis.render.layout import Cell, CityLayout, districts
+from engine.ginkgopolis.render.layout import Cell, CityLayout, districts, labelled_cells
 from engine.ginkgopolis.render.palette import BUILDING_TINT, DISTRICT_EDGE, WHITE
 from engine.ginkgopolis.render.tiles import LABELLED_TILE, MIN_LABEL, draw_tile, draw_token
 
@@ -63,11 +63,9 @@ def coord_size(lay: CityLayout) -> int:
 def _coordinates(c: Canvas, view: View, lay: CityLayout) -> None:
     """Column,row of every cell a token stands on or may move to (an empty cell beside a
     building), as a move types them (``A@2,-3``) and the text board numbers them."""
-    built = {(int(b["x"]), int(b["y"])) for b in view["board"]}
     tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
-    free = {(x + dx, y + dy) for x, y in built for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
     size = coord_size(lay)
-    for x, y in sorted((free | tokens) - built):
+    for x, y in labelled_cells(view):
         x0, y0, x1, y1 = lay.cell_box(x, y)
         cy = y1 - size // 2 - 1 if (x, y) in tokens else (y0 + y1) / 2
         label = f"{x},{y}"

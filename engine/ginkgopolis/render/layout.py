@@ -90,6 +90,16 @@ def cells_of(view: View) -> list[Cell]:
     return cells
 
 
+def labelled_cells(view: View) -> list[Cell]:
+    """The empty cells the board labels with their coordinates: where a token stands, and
+    every cell beside a building, where a token may move to."""
+    built = {(int(b["x"]), int(b["y"])) for b in view["board"]}
+    tokens = {(int(x), int(y)) for x, y in view["tokens"].values()}
+    beside = {(x + dx, y + dy) for x, y in built
+              for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return sorted((beside | tokens) - built)
+
+
 def bounds_of(cells: Iterable[Cell]) -> Bounds:
     pts = list(cells) or [(0, 0)]
     xs = [x for x, _ in pts]

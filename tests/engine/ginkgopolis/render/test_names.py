@@ -66,6 +66,25 @@ def test_cells_a_token_may_move_to_carry_their_coordinates() -> None:
         assert inked > 20, (x, y)
 
 
+def test_every_labelled_cell_is_inside_the_city_not_on_the_header() -> None:
+    """A building on the city's edge has free cells beyond the buildings and tokens; their
+    coordinates once fell on the header and the panels (seen: "2,-3" over "round 14")."""
+    from engine.ginkgopolis.render.layout import bounds_of, cells_of, labelled_cells
+    from tests.engine.ginkgopolis.render.states import played
+
+    beyond = 0
+    for view in played(4, 11)[1]:
+        lay = board_layout(view)
+        old = bounds_of(cells_of(view))
+        beyond += any(not (old.min_x <= x <= old.max_x and old.min_y <= y <= old.max_y)
+                      for x, y in labelled_cells(view))
+        ax0, ay0, ax1, ay1 = lay.city_area
+        for x, y in labelled_cells(view):
+            x0, y0, x1, y1 = lay.city.cell_box(x, y)
+            assert ax0 <= x0 and x1 <= ax1 and ay0 <= y0 and y1 <= ay1, (x, y)
+    assert beyond  # such cells were met
+
+
 def test_a_french_table_gets_french_labels_and_english_stays_the_default() -> None:
     from engine.ginkgopolis.render.words import FRENCH, language, tr
 
