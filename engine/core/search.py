@@ -205,15 +205,18 @@ class SearchPlayer:
             arms = [a for i, a in enumerate(arms) if i in kept or a == anchor]
         if anchor is not None and anchor not in arms:
             arms.append(anchor)
-        return self._halving(state, seat, arms, base, anchor)
+        return self._halving(state, seat, arms, base,
+                             None if anchor is None else arms.index(anchor))
 
     # ------------------------------------------------------------------ search
     def _halving(self, state: Any, seat: int, arms: list[Action], base: int,
-                 anchor: Action | None = None) -> Action:
+                 anchor: int | None = None) -> Action:
+        """Sequential halving over ``arms``; ``anchor``: the index of the policy's choice,
+        never halved away."""
         cfg = self.config
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
         alive = list(range(len(arms)))
-        kept = {arms.index(anchor)} if anchor is not None else set()
+        kept = set() if anchor is None else {anchor}
         total = [0.0] * len(arms)
         count = [0] * len(arms)
         rounds = max(1, math.ceil(math.log2(len(arms))))
@@ -237,17 +240,16 @@ class SearchPlayer:
         return self._pick(arms, alive, total, count, anchor)
 
     def _pick(self, arms: list[Action], alive: list[int], total: list[float],
-              count: list[int], anchor: Action | None) -> Action:
+              count: list[int], anchor: int | None) -> Action:
         best = self._best(alive, total, count)
-        if anchor is None or arms[best] == anchor:
+        margin = self.config.anchor
+        if anchor is None or margin is None or best == anchor:
             return arms[best]
         # Keep the policy's choice unless the search clearly beats it: a static value
         # cut at the end of a turn cannot see the plans the policy's rules encode.
-        a = arms.index(anchor)
-        mine, theirs = total[best] / count[best], total[a] / max(1, count[a])
-        assert self.config.anchor is not None
+        mine, theirs = total[best] / count[best], total[anchor] / max(1, count[anchor])
         slope = max(theirs * (1.0 - theirs), 1e-6)
-        return arms[best] if mine - theirs >= self.config.anchor * slope else anchor
+        return arms[best] if mine - theirs >= margin * slope else arms[anchor]
 
     @staticmethod
     def _best(alive: list[int], total: list[float], count: list[int]) -> int:

@@ -7,7 +7,7 @@ pattern (stripes, hatching, dots) say the same thing a second time.
 
 from __future__ import annotations
 
-RGB = tuple[int, int, int]
+from engine.canvas import RGB as RGB  # re-exported: the renderers type colours with it
 
 BACKGROUND: RGB = (236, 232, 222)
 PANEL: RGB = (250, 248, 243)

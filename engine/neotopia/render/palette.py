@@ -8,7 +8,7 @@ Bonus tokens are squares (elements are discs) with a letter of their own: S, A, 
 
 from __future__ import annotations
 
-RGB = tuple[int, int, int]
+from engine.canvas import RGB as RGB  # re-exported: the renderers type colours with it
 
 BACKGROUND: RGB = (236, 232, 222)
 PANEL: RGB = (250, 248, 243)

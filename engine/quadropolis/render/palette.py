@@ -9,7 +9,7 @@ third time, so that no one has to tell two colours apart.
 
 from __future__ import annotations
 
-RGB = tuple[int, int, int]
+from engine.canvas import RGB as RGB  # re-exported: the renderers type colours with it
 
 BACKGROUND: RGB = (236, 232, 222)
 PANEL: RGB = (250, 248, 243)
