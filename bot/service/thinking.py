@@ -14,7 +14,9 @@ worker would.
 
 The pool starts at the first pooled choice and is shut down with the service
 (``TableService.close``). A worker that dies (``BrokenProcessPool``) costs one move: the
-caller gets ``None`` and plays a fallback, and the next choice builds a new pool.
+caller gets ``None`` and plays a fallback, and the next choice builds a new pool. A
+bot process that dies, even by SIGKILL, takes its workers with it (their lifeline pipe
+closes), and with them the fork server and the resource tracker.
 """
 
 from __future__ import annotations
@@ -24,12 +26,16 @@ import contextlib
 import importlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from engine.core import Rng, get_game
@@ -41,6 +47,7 @@ WORKERS = 2  # the machine's cores are shared with the bot's own process
 # A choice that takes longer is given up (the search spends about a second): its workers
 # are stopped, the move falls back, and the next choice builds a new pool.
 THINK_SECONDS = 60.0
+ORPHANED = 70  # a worker's exit status when the bot died before it
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ def _warm() -> None:
     importlib.import_module("engine.core.search")
 
 
-def _background() -> None:
+def _background(lifeline: Connection | None = None) -> None:
     # A worker yields the CPU to the bot's own process: on a busy machine the event loop
     # answers clicks first, and a bot's move waits a little longer.
     with contextlib.suppress(OSError, AttributeError):
@@ -77,6 +84,43 @@ def _background() -> None:
     # Ctrl-C in a terminal reaches the whole process group: the worker leaves it to the
     # bot's process, which saves the table and stops the pool (no worker traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if lifeline is not None:
+        threading.Thread(target=_die_with_the_bot, args=(lifeline,), name="lifeline",
+                         daemon=True).start()
+
+
+def _die_with_the_bot(lifeline: Connection) -> None:
+    # Nothing is ever written to the lifeline: it turns readable at end of file, when the
+    # bot's process, its only writer, is gone (even by SIGKILL). A worker then stops at
+    # once, mid-thought if need be: nobody is left to read its answer.
+    with contextlib.suppress(OSError):
+        multiprocessing.connection.wait([lifeline])
+    os._exit(ORPHANED)
+
+
+# Why a pipe, not a parent-death signal (prctl PR_SET_PDEATHSIG): a forkserver worker's
+# parent is the fork server, not the bot, and the fork server only exits when no process
+# holds its "alive" pipe, which every worker it forked holds. So the worker would wait
+# for the fork server and the fork server for the worker, for ever; and the resource
+# tracker, whose pipe the workers hold too, with them. Once the workers are gone, both
+# see end of file on their pipes and exit: the lifeline frees all of them. (Nor would
+# the signal suit the spawn method, where the bot is the parent: it fires when the
+# *thread* that forked ends, and pools start from helper threads that may end first.)
+_lifeline: tuple[int, Connection, Connection] | None = None  # (pid, reader, writer)
+_lifeline_lock = threading.Lock()
+
+
+def _lifeline_reader(context: BaseContext) -> Connection:
+    """The read end of this process's lifeline, given to each worker; the write end
+    stays here, open for the process's whole life (the bot's death closes it)."""
+    global _lifeline
+    with _lifeline_lock:
+        # A process forked from the bot makes its own: sharing the bot's writer, its
+        # workers would live as long as the bot too, not as long as their own parent.
+        if _lifeline is None or _lifeline[0] != os.getpid():
+            reader, writer = context.Pipe(duplex=False)
+            _lifeline = (os.getpid(), reader, writer)
+        return _lifeline[1]
 
 
 def _process_pool() -> Executor:
@@ -85,7 +129,8 @@ def _process_pool() -> Executor:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     return ProcessPoolExecutor(max_workers=WORKERS, mp_context=context,
-                               initializer=_background)
+                               initializer=_background,
+                               initargs=(_lifeline_reader(context),))
 
 
 def _stop_workers(executor: Executor) -> None:
