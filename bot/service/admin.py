@@ -79,6 +79,12 @@ class AdminVerbs(TurnVerbs):
         are sent. Nothing here depends on memory: it all comes from the database.
         Beside other processes, first the leases: only this process's tables are done."""
         await self.refresh_leases()
+        if not self.leases.shared:
+            # Beside other processes ``refresh_leases`` did this in its ``sync``.
+            try:
+                self.deadlines.catch_up(await self.store.scheduled_timers())
+            except StorageError as exc:
+                log.error("sweep: could not read the timers (%s)", exc)
         for table_id in await self.store.bot_turn_tables():
             if not self.leases.owns(table_id):
                 continue

@@ -55,6 +55,7 @@ class TableService(LobbyVerbs, SeatVerbs, PlayVerbs, AdminVerbs, Queries):
         super().__init__(store, notifier, clock=clock, get_game=get_game,
                          cache_size=cache_size, thinker=thinker)
         self.deadlines = DeadlineScheduler(
-            scheduler, on_deadline=self.on_deadline, on_reminder=self.on_reminder)
+            scheduler, on_deadline=self.on_deadline, on_reminder=self.on_reminder,
+            now=self.clock.now)
         self.delivery = DeliveryWorker(store, notifier, self.clock,
                                        on_failed=self._private_failed)
