@@ -42,6 +42,7 @@ from bot.store.pg_rows import (
 )
 from bot.store.pg_schema import Connection, migrate
 from bot.store.records import (
+    SPENT_KEYS,
     ActionRecord,
     MenuRecord,
     OutboxResult,
@@ -298,11 +299,14 @@ class PostgresStore:
         # In id order, so that two processes marking overlapping rows cannot deadlock.
         ordered = sorted(results, key=lambda r: r.id)
         async with self._connection() as conn, conn.transaction():
+            # A row done with keeps what inspecting it needs: see ``SPENT_KEYS``.
             await conn.executemany(
-                "UPDATE outbox SET state = $1, due_at = $2, error = $3, done_at = $4 "
-                "WHERE id = $5",
+                "UPDATE outbox SET state = $1, due_at = $2, error = $3, done_at = $4, "
+                "payload = CASE WHEN $4::float8 IS NULL THEN payload "
+                "ELSE (payload::jsonb - $6::text[])::text END WHERE id = $5",
                 [(r.state, float(r.due_at), r.error,
-                  float(now) if r.state in ("sent", "failed") else None, r.id)
+                  float(now) if r.state in ("sent", "failed") else None, r.id,
+                  list(SPENT_KEYS))
                  for r in ordered])
 
     async def load_outbox(self, table_id: int | None = None,

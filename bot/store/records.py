@@ -125,6 +125,12 @@ class OutboxRow:
     id: int = 0
 
 
+# What an outbox row's payload loses once the row is sent or has failed for good: the
+# bulk of it (the views and texts to render), which nothing reads again. The rest (who,
+# which template, slot, version and files) stays for whoever inspects the outbox.
+SPENT_KEYS: tuple[str, ...] = ("context", "fallback")
+
+
 @dataclass(frozen=True)
 class OutboxResult:
     """What became of one outbox row: ``sent``, ``held`` (public news kept for its

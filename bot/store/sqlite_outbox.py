@@ -7,8 +7,10 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.store.records import MenuRecord, OutboxResult, OutboxRow, canonical
+from bot.store.records import SPENT_KEYS, MenuRecord, OutboxResult, OutboxRow, canonical
 from bot.store.sqlite_tx import Transaction
+
+SPENT_SQLITE = ", ".join(f"'$.{key}'" for key in SPENT_KEYS)
 
 
 def insert_outbox(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow]) -> None:
@@ -54,9 +56,13 @@ def claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[Ou
 
 
 def mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: float) -> None:
+    # A row done with (sent, or failed for good) keeps what a reader inspecting it needs
+    # (who, which template, which version, when, why it failed), not every byte it carried.
     with Transaction(conn):
         conn.executemany(
-            "UPDATE outbox SET state = ?, due_at = ?, error = ?, done_at = ? WHERE id = ?",
+            "UPDATE outbox SET state = ?1, due_at = ?2, error = ?3, done_at = ?4, payload = "
+            f"CASE WHEN ?4 IS NULL THEN payload ELSE json_remove(payload, {SPENT_SQLITE}) END "
+            "WHERE id = ?5",
             [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id)
              for r in results])
 

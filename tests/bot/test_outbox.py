@@ -122,30 +122,6 @@ async def test_a_private_message_refused_for_good_marks_the_seat_unreachable(
         await store.close()
 
 
-async def test_rows_left_sending_by_a_crash_are_offered_as_in_doubt(
-        db_path: Path, clock: FakeClock) -> None:
-    store, service = await open_service(db_path, ScriptedNotifier(), clock)
-    try:
-        table = await new_table(service, humans=2)
-        # The process "dies" after claiming the rows and before marking them.
-        clock.advance(1)
-        await store._run(lambda conn: conn.execute(
-            "UPDATE outbox SET state = 'sending', due_at = 0 WHERE table_id = ?", (table,)))
-        claimed = await store.load_outbox(table, ["sending"])
-        assert claimed
-    finally:
-        await store.close()
-    again = ScriptedNotifier()
-    store, service = await open_service(db_path, again, clock)
-    try:
-        await service.boot()
-        assert {n.outbox_id for n in again.offered} == {r.id for r in claimed}
-        assert all(n.in_doubt for n in again.offered)
-        assert await store.load_outbox(table, ["sending", "pending"]) == []
-    finally:
-        await store.close()
-
-
 @dataclass
 class HoldingNotifier(ScriptedNotifier):
     """The Discord transport's rule: the table's news waits while all of it is deferred."""

@@ -234,10 +234,11 @@ async def test_rows_left_sending_by_a_crash_are_offered_as_in_doubt(
         db_url: str, clock: FakeClock) -> None:
     store = await open_store(db_url)
     try:
-        table = await new_table(TableService(store, ScriptedNotifier(), clock=clock),
-                                humans=2)
+        # Nothing goes out (Discord is down), then the process "dies" after claiming
+        # the rows and before marking them.
+        down = ScriptedNotifier(answer=lambda n: Retry(30.0, "503 Service Unavailable"))
+        table = await new_table(TableService(store, down, clock=clock), humans=2)
         clock.advance(1)
-        # The process "dies" after claiming the rows and before marking them.
         await raw_execute(db_url, "UPDATE outbox SET state = 'sending', due_at = 0 "
                           "WHERE table_id = ?", table)
         claimed = await store.load_outbox(table, ["sending"])
@@ -293,6 +294,34 @@ async def test_claim_mark_and_prune_the_outbox(store: Store) -> None:
     assert await store.prune_outbox(11.5) == 1  # only the row done before 11.5
     assert [r.version for r in await store.load_outbox(table_id)] == [2, 3]
     assert [r.error for r in await store.load_outbox(table_id, ["failed"])] == ["gone"]
+
+
+async def test_a_row_done_with_keeps_its_identity_not_its_bulk(store: Store) -> None:
+    """Sent or failed for good, a row keeps who, which template, slot, version and files;
+    its context (views, texts: most of the database once delivered) goes. A row still
+    owed (retried, held) keeps everything, since it is still to be sent."""
+    def note(n: int) -> OutboxRow:
+        return OutboxRow(table_id=0, version=n, seat=n % 2, payload={
+            "template": f"t{n}", "table_id": 0, "seat": n % 2, "slot": "news",
+            "version": n, "files": [["board", None]], "context": {"view": "x" * 5000},
+            "fallback": "y" * 100})
+
+    table_id = await store.create_table(_table(), [], outbox=[note(n) for n in range(4)])
+    ids = [r.id for r in await store.load_outbox(table_id)]
+    await store.mark_outbox([OutboxResult(ids[0], "sent"),
+                             OutboxResult(ids[1], "failed", error="403 (code 50007)"),
+                             OutboxResult(ids[2], "pending", due_at=30.0),
+                             OutboxResult(ids[3], "held")], 20.0)
+    rows = {r.id: r for r in await store.load_outbox(table_id)}
+    for done in ids[:2]:
+        assert rows[done].payload == {"template": f"t{ids.index(done)}", "table_id": table_id,
+                                      "seat": ids.index(done) % 2, "slot": "news",
+                                      "version": ids.index(done),
+                                      "files": [["board", None]]}
+    assert rows[ids[1]].error == "403 (code 50007)"
+    for owed in ids[2:]:
+        assert rows[owed].payload["context"]["view"] == "x" * 5000
+        assert rows[owed].payload["fallback"] == "y" * 100
 
 
 async def test_menus_are_taken_once(store: Store) -> None:
