@@ -54,7 +54,7 @@ SCHEMA: Final = (
     Copied("timers", ("table_id", "seat", "kind", "due_at"),
            ("table_id", "seat", "kind", "due_at")),
     Copied("outbox", ("id", "table_id", "version", "seat", "payload", "state", "attempts",
-                      "due_at", "error", "created_at", "done_at"), ("id",)),
+                      "due_at", "error", "created_at", "done_at", "sent"), ("id",)),
     Copied("menus", ("table_id", "seat", "prompt_version", "channel_id", "message_id"),
            ("table_id", "message_id")),
     # The history (bot/history): derived from the tables, but copied as it is, so that

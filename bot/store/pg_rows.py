@@ -7,7 +7,14 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.records import ActionRecord, OutboxRow, SeatRecord, TableRecord, canonical
+from bot.store.records import (
+    ActionRecord,
+    OutboxRow,
+    SeatRecord,
+    TableRecord,
+    canonical,
+    sent_from_column,
+)
 
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
@@ -66,4 +73,5 @@ def _action_from_row(r: asyncpg.Record) -> ActionRecord:
 def _outbox_from_row(r: asyncpg.Record) -> OutboxRow:
     return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
                      payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
-                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
+                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"],
+                     sent=sent_from_column(r["sent"]))

@@ -54,6 +54,7 @@ from bot.store.records import (
     TimerRecord,
     VersionConflict,
     canonical,
+    sent_to_column,
 )
 from bot.store.sqlite import _first_tables
 from bot.store.sqlite_outbox import with_table_id
@@ -303,10 +304,10 @@ class PostgresStore:
             await conn.executemany(
                 "UPDATE outbox SET state = $1, due_at = $2, error = $3, done_at = $4, "
                 "payload = CASE WHEN $4::float8 IS NULL THEN payload "
-                "ELSE (payload::jsonb - $6::text[])::text END WHERE id = $5",
+                "ELSE (payload::jsonb - $6::text[])::text END, sent = $7 WHERE id = $5",
                 [(r.state, float(r.due_at), r.error,
                   float(now) if r.state in ("sent", "failed") else None, r.id,
-                  list(SPENT_KEYS))
+                  list(SPENT_KEYS), sent_to_column(r.sent))
                  for r in ordered])
 
     async def load_outbox(self, table_id: int | None = None,

@@ -111,7 +111,9 @@ class OutboxRow:
     """One message a table owes: ``payload`` is a notification's JSON (see
     ``bot.service.notifications.Notification.to_json``); ``seat`` None is for the table.
     ``held`` rows wait for the end of their round; ``sending`` rows were handed to the
-    transport when the process stopped, so whether they went out is in doubt."""
+    transport when the process stopped, so whether they went out is in doubt. ``sent``
+    names the parts of the row's message that already went out (the transport's own
+    marks), when it goes out in several."""
 
     table_id: int
     version: int
@@ -123,6 +125,7 @@ class OutboxRow:
     created_at: float = 0.0
     error: str | None = None
     id: int = 0
+    sent: tuple[str, ...] = ()
 
 
 # What an outbox row's payload loses once the row is sent or has failed for good: the
@@ -131,15 +134,28 @@ class OutboxRow:
 SPENT_KEYS: tuple[str, ...] = ("context", "fallback")
 
 
+def sent_from_column(value: str | None) -> tuple[str, ...]:
+    """An outbox row's ``sent`` marks as stored (a JSON list; NULL for none)."""
+    return tuple(json.loads(value)) if value else ()
+
+
+def sent_to_column(sent: tuple[str, ...]) -> str | None:
+    return json.dumps(list(sent)) if sent else None
+
+
 @dataclass(frozen=True)
 class OutboxResult:
     """What became of one outbox row: ``sent``, ``held`` (public news kept for its
-    round), ``retry`` (at ``due_at``), or ``failed`` for good (``error`` says why)."""
+    round), ``retry`` (at ``due_at``), or ``failed`` for good (``error`` says why).
+    ``sent`` replaces the row's marks of the parts already sent: a message in several
+    parts that failed half-way is retried from the first part missing, not from the top
+    (``sending`` with marks: the progress of a message still going out)."""
 
     id: int
     state: OutboxState
     due_at: float = 0.0
     error: str | None = None
+    sent: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

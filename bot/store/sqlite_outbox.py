@@ -7,7 +7,15 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.store.records import SPENT_KEYS, MenuRecord, OutboxResult, OutboxRow, canonical
+from bot.store.records import (
+    SPENT_KEYS,
+    MenuRecord,
+    OutboxResult,
+    OutboxRow,
+    canonical,
+    sent_from_column,
+    sent_to_column,
+)
 from bot.store.sqlite_tx import Transaction
 
 SPENT_SQLITE = ", ".join(f"'$.{key}'" for key in SPENT_KEYS)
@@ -33,7 +41,8 @@ def with_table_id(payload: dict[str, Any], table_id: int) -> dict[str, Any]:
 def outbox_from_row(r: sqlite3.Row) -> OutboxRow:
     return OutboxRow(id=r["id"], table_id=r["table_id"], version=r["version"], seat=r["seat"],
                      payload=json.loads(r["payload"]), state=r["state"], due_at=r["due_at"],
-                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"])
+                     attempts=r["attempts"], created_at=r["created_at"], error=r["error"],
+                     sent=sent_from_column(r["sent"]))
 
 
 def claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[OutboxRow]:
@@ -61,9 +70,10 @@ def mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: floa
     with Transaction(conn):
         conn.executemany(
             "UPDATE outbox SET state = ?1, due_at = ?2, error = ?3, done_at = ?4, payload = "
-            f"CASE WHEN ?4 IS NULL THEN payload ELSE json_remove(payload, {SPENT_SQLITE}) END "
-            "WHERE id = ?5",
-            [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id)
+            f"CASE WHEN ?4 IS NULL THEN payload ELSE json_remove(payload, {SPENT_SQLITE}) END, "
+            "sent = ?6 WHERE id = ?5",
+            [(r.state, r.due_at, r.error, now if r.state in ("sent", "failed") else None, r.id,
+              sent_to_column(r.sent))
              for r in results])
 
 
