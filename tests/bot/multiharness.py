@@ -21,6 +21,7 @@ from bot.store import open_store
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 DRAIN_TIMEOUT = 120.0
+START_TIMEOUT = 120.0
 
 
 @dataclass
@@ -66,6 +67,17 @@ class Workers:
     def said(self, word: str, owner: str | None = None) -> list[list[str]]:
         return [w for o, w in self.lines if w and w[0] == word and owner in (None, o)]
 
+    async def until(self, word: str, owners: list[str], report: MultiReport) -> None:
+        """Wait until each of ``owners`` has said ``word``: on a loaded machine a process
+        takes seconds to start, and a kill timed from its spawn would find it booting."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_TIMEOUT
+        while not all(self.said(word, owner) for owner in owners):
+            if loop.time() > deadline:
+                report.errors.append(f"no {word} from {owners} in {START_TIMEOUT:.0f} s")
+                return
+            await asyncio.sleep(0.05)
+
 
 async def kill(proc: asyncio.subprocess.Process) -> None:
     if proc.returncode is None:
@@ -84,15 +96,22 @@ async def multi_test(url: str, work_dir: Path, *, processes: int = 3, kills: int
     rng = random.Random(seed)
     report = MultiReport()
     workers = Workers(url, ttl, tasks, work_dir / "workers.err")
-    procs = [await workers.spawn(f"w{i}.0") for i in range(processes)]
+    owners = [f"w{i}.0" for i in range(processes)]
+    procs = [await workers.spawn(owner) for owner in owners]
     try:
         for k in range(kills):
+            # Each pause runs from when every process is up, not from its spawn.
+            await workers.until("READY", owners, report)
             await asyncio.sleep(rng.uniform(*between))
             victim = rng.randrange(processes)
             await kill(procs[victim])
             report.kills += 1
-            procs[victim] = await workers.spawn(f"w{victim}.{k + 1}")
+            owners[victim] = f"w{victim}.{k + 1}"
+            procs[victim] = await workers.spawn(owners[victim])
+        await workers.until("READY", owners, report)
         await asyncio.sleep(rng.uniform(*between))
+        # However slow the machine, the processes have played before they all go.
+        await workers.until("ACK", [owners[0]], report)
     finally:
         for proc in procs:
             await kill(proc)
