@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,7 +27,7 @@ from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import leases
 from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
-from bot.store.pg_faults import explain, redact
+from bot.store.pg_faults import explain, pooled, redact
 from bot.store.pg_rows import (
     _COUNT,
     _SEAT_INSERT,
@@ -113,20 +113,17 @@ class PostgresStore:
             raise fault from exc
         return cls(pool, url)
 
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Connection]:
-        """A pooled connection; PostgreSQL's storage faults become StorageError."""
-        try:
-            async with self._pool.acquire() as conn:
-                yield conn
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            fault = explain(exc, self.where)
-            if fault is None:
-                raise  # a bug, not the storage: it must show as what it is
-            raise fault from exc
+    def _connection(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A pooled connection; PostgreSQL's storage faults become StorageError, bugs
+        show as what they are (see ``pg_faults.pooled``)."""
+        return pooled(self._pool, self.where)
 
     async def close(self) -> None:
-        await self._pool.close()
+        try:
+            await self._pool.close()
+        except Exception:
+            # The server went away: saying goodbye to it fails, and nothing is owed.
+            self._pool.terminate()
 
     async def integrity_check(self) -> list[str]:
         """Rows whose JSON does not decode (the server checks its own pages); [] when
