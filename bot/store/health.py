@@ -16,6 +16,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -288,59 +289,128 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> None:
 
 # -- one process per file ----------------------------------------------------------------
 
+# Linux keeps flock() and SQLite's POSIX record locks apart, so the database file itself
+# can carry the lock; where the two interact (the BSDs, macOS, NFS), a lock on the whole
+# file would shut SQLite out of it, and only the lock file guards the database.
+_LOCK_THE_FILE: Final = sys.platform.startswith("linux")
+
 
 def lock_path(database: Path) -> Path:
-    return database.with_name(database.name + ".lock")
+    """``<database>.lock`` beside the file a symlink or a relative path leads to."""
+    real = Path(os.path.realpath(database))
+    return real.with_name(real.name + ".lock")
 
 
 @dataclass
 class ProcessLock:
-    """An exclusive ``flock`` on ``<database>.lock``, released by the kernel when the
-    process ends, however it ends. The file itself stays: removing it would let a third
-    process lock a new file while the second still holds the old one."""
+    """Exclusive ``flock``s on the database file itself (every name of it reaches the
+    same inode: a symlink, a hard link, a bind mount) and on ``<database>.lock``, which
+    holds the pid for the refusal to name. The kernel releases them when the process
+    ends, however it ends. The lock file stays: removing it would let a third process
+    lock a new file while the second still holds the old one."""
 
     path: Path
     fd: int
+    key: tuple[int, int] = (0, 0)  # the database's device and inode
+    database_fd: int = -1
 
     def release(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)  # closing the descriptor drops the lock
-            self.fd = -1
-            _HELD.pop(self.path, None)
+        """Let the file go (tests). Only with no store open on it in this process:
+        closing a descriptor of the database drops this process's SQLite locks too."""
+        for fd in (self.fd, self.database_fd):
+            if fd >= 0:
+                os.close(fd)  # closing the descriptor drops the lock
+        self.fd = self.database_fd = -1
+        _HELD.pop(self.key, None)
 
 
-_HELD: dict[Path, ProcessLock] = {}
+_HELD: dict[tuple[int, int], ProcessLock] = {}
 
 
 def hold_database(database: str | Path) -> ProcessLock | None:
     """Take the database file for this process, for the rest of its life.
 
-    Raises StorageError ``in_use`` if another process holds it. ``check`` and ``backup``
-    do not call this: they may run beside the bot. None for an in-memory database.
+    Raises StorageError ``in_use`` if another process holds it, by whatever name.
+    ``check`` and ``backup`` do not call this: they may run beside the bot. None for an
+    in-memory database.
     """
     if str(database) == MEMORY:
         return None
-    path = lock_path(Path(database).absolute())
-    if path in _HELD:
-        return _HELD[path]
     require_directory(str(database))
+    with contextlib.suppress(OSError):
+        st = os.stat(database)
+        if (st.st_dev, st.st_ino) in _HELD:
+            # Held already: opening and closing the file again here would drop the
+            # SQLite locks of this process's open stores (POSIX locks are per process).
+            return _HELD[(st.st_dev, st.st_ino)]
+    database_fd = _open_database(database)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        if _LOCK_THE_FILE and not _flock(database_fd):
+            raise _in_use(database, _holder(lock_path(Path(database))))
+        fd = _lock_file(database)
+    except BaseException:
+        os.close(database_fd)
+        raise
+    st = os.fstat(database_fd)
+    lock = ProcessLock(lock_path(Path(database)), fd, (st.st_dev, st.st_ino), database_fd)
+    _HELD[lock.key] = lock
+    return lock
+
+
+def _open_database(database: str | Path) -> int:
+    # Created if missing (SQLite takes an empty file for an empty database), and kept
+    # open for the process's life where it is not locked too: it is the key of _HELD.
+    try:
+        return os.open(database, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StorageError("cannot_open", f"cannot open {database} "
+                           f"({exc.strerror or exc})", path=str(database)) from exc
+
+
+def _flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _holder(path: Path) -> str:
+    """The pid written in the lock file by the process that holds it now, or "": the
+    file may be free (the database's holder reached it by another name, whose lock file
+    is elsewhere) and hold the pid of a process long gone."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        if _flock(fd):
+            return ""  # nobody holds it: closing the descriptor lets it go again
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    finally:
+        os.close(fd)
+    return text if text.isdigit() else ""
+
+
+def _in_use(database: str | Path, holder: str) -> StorageError:
+    who = f" (pid {holder})" if holder else ""
+    return StorageError(
+        "in_use", f"{database} is already used by another Urbanist process{who}: "
+        "stop it first (check and backup may run beside it)", path=str(database))
+
+
+def _lock_file(database: str | Path) -> int:
+    path = lock_path(Path(database))
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise StorageError("cannot_open", f"cannot create the lock file {path} "
                            f"({exc.strerror or exc}): the database's directory must be "
                            "writable", path=str(database)) from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    if not _flock(fd):
         holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
         os.close(fd)
-        who = f" (pid {holder})" if holder.isdigit() else ""
-        raise StorageError(
-            "in_use", f"{database} is already used by another Urbanist process{who}: "
-            "stop it first (check and backup may run beside it)", path=str(database)) from None
+        raise _in_use(database, holder if holder.isdigit() else "")
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    lock = ProcessLock(path, fd)
-    _HELD[path] = lock
-    return lock
+    return fd
