@@ -14,7 +14,9 @@ tries again, after a restart too); any other refusal of a DM is ``Failed``, and 
 service then marks the seat unreachable and tells the player in the channel to use
 ``/hand``. A notification that was being sent when the process died is *in doubt*: the
 destination's recent messages are read first, and what is already there is not sent
-again.
+again. A message too long for one Discord message goes out in parts; each part sent is
+recorded on its outbox rows at once, so a retry (a 503 on a later part, or a crash)
+resumes after the parts that went out instead of posting them twice.
 """
 
 from __future__ import annotations
@@ -69,6 +71,13 @@ def classify(exc: BaseException) -> Retry | Failed:
     if isinstance(exc, aiohttp.ClientError | TimeoutError | OSError):
         return Retry(0.0, repr(exc))
     return Failed(repr(exc))
+
+
+def part_key(index: int, text: str) -> str:
+    """Which part of a message this is: its place and a digest of its text. A retry
+    renders the message again from the same notifications, so the parts that went out
+    before are recognised (and a message that changed meanwhile is sent whole)."""
+    return f"{index}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 class DiscordNotifier:
@@ -179,10 +188,8 @@ class DiscordNotifier:
             return
         if not content:
             content = self.fe.say("board_caption", info.locale, info.game, table_id=info.id)
-        in_doubt = any(n.in_doubt for n in news)
         pings = any(n.template == "dm_unreachable" for n in news)
-        await self._send(channel, Outgoing(content), files, in_doubt=in_doubt,
-                         nonce=min(n.outbox_id for n in notes), pings=pings)
+        await self._send(channel, Outgoing(content), files, notes=notes, pings=pings)
         if digest is not None:
             self._boards[info.id] = digest  # only once the post went out
 
@@ -195,43 +202,83 @@ class DiscordNotifier:
         return self.fe.renderer.render(n)
 
     async def _send(self, channel: discord.abc.Messageable, out: Outgoing,
-                    files: Sequence[images.Image] = (), *, in_doubt: bool = False,
-                    nonce: int = 0, pings: bool = False,
+                    files: Sequence[images.Image] = (), *, notes: Sequence[Notification],
+                    pings: bool = False,
                     view: discord.ui.View | None = None) -> discord.Message | None:
-        """Post ``out`` (split if long). A post in doubt is first looked for among the
-        channel's recent messages. Raises Undeliverable."""
+        """Post ``out``, the message of ``notes`` (split if long), part after part. Each
+        part but the last is recorded on the notes' outbox rows as soon as it went out,
+        so that when a later part fails, or the process dies, the retry sends only the
+        parts missing; parts in doubt (a crash before the record) are first looked for
+        among the channel's recent messages. Returns the last part's message (None when
+        it went out before and was not found). Raises Undeliverable."""
         parts = out.parts()
-        if in_doubt and await self._already_there(channel, parts[-1]):
-            return None
-        sent: discord.Message | None = None
-        for i, part in enumerate(parts):
-            kwargs: dict[str, Any] = {"nonce": f"urb{nonce}-{i}"[:25]}
+        marks = list(dict.fromkeys(mark for n in notes for mark in n.sent))
+        done = dict(mark.rsplit(":", 1) for mark in marks)
+        keys = [part_key(i, part) for i, part in enumerate(parts)]
+        todo = [i for i in range(len(parts)) if keys[i] not in done]
+        ids = [n.outbox_id for n in notes]
+        last: discord.Message | None = None
+        if any(n.in_doubt for n in notes):
+            after = max((int(m) for m in done.values() if m.isdigit()), default=None)
+            found = await self._find_sent(channel, {i: parts[i] for i in todo}, after)
+            if found:
+                # Parts go out in order: the newest one found went out with all before it.
+                newest = max(found)
+                last = found[newest]
+                todo = [i for i in todo if i > newest]
+        for i in todo:
+            kwargs: dict[str, Any] = {"nonce": f"urb{min(ids, default=0)}-{i}"[:25]}
             if pings:
                 kwargs["allowed_mentions"] = PINGS
-            if i == len(parts) - 1:
+            final = i == len(parts) - 1
+            if final:
                 if files:
                     kwargs["files"] = [Outgoing("", image).file() for image in files]
                 if view is not None:
                     kwargs["view"] = view
             await self.pacer.wait(getattr(channel, "id", None))
             try:
-                sent = await channel.send(part, **kwargs)
+                last = await channel.send(parts[i], **kwargs)
             except (TimeoutError, discord.HTTPException, discord.RateLimited,
                     aiohttp.ClientError, OSError) as exc:
                 raise Undeliverable(classify(exc)) from exc
-        return sent
+            if not final:
+                marks.append(f"{keys[i]}:{last.id}")
+                await self._progress(ids, marks)
+        return last
 
-    async def _already_there(self, channel: discord.abc.Messageable, last_part: str) -> bool:
-        me = self.fe.client.user
-        if me is None:
-            return False
+    async def _progress(self, outbox_ids: Sequence[int], marks: Sequence[str]) -> None:
         try:
-            async for message in channel.history(limit=IN_DOUBT_SEARCH):
-                if message.author.id == me.id and message.content == last_part:
-                    return True
-        except discord.HTTPException:
-            return False
-        return False
+            await self.fe.service.delivery.progress(outbox_ids, marks)
+        except Exception:
+            # The parts stay marked in memory for this attempt's result; after a crash,
+            # the in-doubt lookup finds them in the channel.
+            log.exception("could not record the parts sent of outbox %s", list(outbox_ids))
+
+    async def _find_sent(self, channel: discord.abc.Messageable, parts: Mapping[int, str],
+                         after: int | None) -> dict[int, discord.Message]:
+        """Which of ``parts`` (by index) are already among the bot's messages in the
+        channel: its recent ones, or those after ``after`` (the last part recorded)."""
+        me = self.fe.client.user
+        if me is None or not parts:
+            return {}
+        found: dict[int, discord.Message] = {}
+        since = None if after is None else discord.Object(id=after)
+        try:
+            async for message in channel.history(limit=IN_DOUBT_SEARCH, after=since):
+                if message.author.id != me.id:
+                    continue
+                for i, text in parts.items():
+                    if i not in found and message.content == text:
+                        found[i] = message
+        except (TimeoutError, discord.HTTPException, discord.RateLimited,
+                aiohttp.ClientError, OSError) as exc:
+            outcome = classify(exc)
+            if isinstance(outcome, Retry):
+                # Sending blind could post twice: look again later.
+                raise Undeliverable(outcome) from exc
+            return {}  # no right to read the channel: what is owed is sent
+        return found
 
     # ---------------------------------------------------------------- private
 
@@ -252,9 +299,7 @@ class DiscordNotifier:
                 text = self.fe.say("dm_turn", info.locale, info.game,
                                    mention=f"<@{user_id}>", table_id=info.id)
                 try:
-                    await self._send(channel, Outgoing(text), pings=True,
-                                     nonce=notes[0].outbox_id,
-                                     in_doubt=any(n.in_doubt for n in notes))
+                    await self._send(channel, Outgoing(text), pings=True, notes=notes)
                 except Undeliverable as exc:
                     return exc.delivery if isinstance(exc.delivery, Retry) else "sent"
             return "sent"
@@ -265,8 +310,7 @@ class DiscordNotifier:
             return classify(exc)
         try:
             message = await self._send(dm, out, [out.image] if out.image else [],
-                                       view=out.view, nonce=notes[0].outbox_id,
-                                       in_doubt=any(n.in_doubt for n in notes))
+                                       view=out.view, notes=notes)
         except Undeliverable as exc:
             log.info("table %d: DM to seat %d not sent (%s)", info.id, seat, exc)
             return exc.delivery

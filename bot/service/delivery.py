@@ -68,6 +68,9 @@ class DeliveryWorker:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._handles: dict[int, asyncio.TimerHandle] = {}
+        # The parts sent so far of the messages being delivered, by outbox row (see
+        # ``progress``): they go into the rows' results.
+        self._progress: dict[int, tuple[str, ...]] = {}
         # Whether this process sends a table's outbox (``bot.service.leasing``): beside
         # other processes only the lease holder does, so that no two processes ever
         # claim the same in-doubt row; the holder's sweep sends what others committed.
@@ -108,6 +111,21 @@ class DeliveryWorker:
                 self.kick(table_id)
         await self.store.prune_outbox(now - KEEP_SECONDS)
         return len(tables)
+
+    async def progress(self, outbox_ids: Sequence[int], sent: Sequence[str]) -> None:
+        """The transport sent some parts of a message that goes out in several; ``sent``
+        marks every part sent so far. Recorded at once on the rows that message carries
+        (still ``sending``), so that when a later part fails, or the process dies, the
+        retry sends only the parts missing."""
+        marks = tuple(sent)
+        ids = [i for i in outbox_ids if i]
+        if not ids:
+            return  # notifications never stored (an inline transport's tests)
+        now = self.clock.now()
+        for outbox_id in ids:
+            self._progress[outbox_id] = marks
+        await self.store.mark_outbox(
+            [OutboxResult(i, "sending", now, sent=marks) for i in ids], now)
 
     async def idle(self) -> None:
         """Wait until every running delivery task is done (tests, shutdown)."""
@@ -151,7 +169,7 @@ class DeliveryWorker:
             notes = [
                 dataclasses.replace(
                     Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
-                    in_doubt=r.state == "sending")
+                    in_doubt=r.state == "sending", sent=r.sent)
                 for r in rows
             ]
             try:
@@ -175,13 +193,16 @@ class DeliveryWorker:
         for row in rows:
             what = outcome.get(row.id, "sent")
             attempts = row.attempts + (0 if row.state == "held" else 1)
+            # The parts already sent stay with a row still owed, so its retry resumes.
+            sent = self._progress.pop(row.id, row.sent)
             if isinstance(what, Retry) and attempts >= MAX_ATTEMPTS:
                 what = Failed(f"gave up after {attempts} attempts: {what.error}")
             if isinstance(what, Retry):
                 delay = max(what.after, backoff(attempts))
                 log.info("table %d: outbox %d retried in %.0f s (%s)", row.table_id, row.id,
                          delay, what.error)
-                results.append(OutboxResult(row.id, "pending", now + delay, what.error))
+                results.append(OutboxResult(row.id, "pending", now + delay, what.error,
+                                            sent=sent))
             elif isinstance(what, Failed):
                 log.warning("table %d: outbox %d failed: %s", row.table_id, row.id,
                             what.error)
@@ -189,7 +210,7 @@ class DeliveryWorker:
                 failed.append((Notification.from_json(row.payload, outbox_id=row.id,
                                                       table_id=row.table_id), what.error))
             elif what == HELD:
-                results.append(OutboxResult(row.id, "held", row.due_at))
+                results.append(OutboxResult(row.id, "held", row.due_at, sent=sent))
             else:
                 results.append(OutboxResult(row.id, "sent", now))
         return results, failed

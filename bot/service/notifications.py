@@ -50,6 +50,10 @@ class Notification:
     # whether an earlier attempt may have sent it already (a crash in the middle).
     outbox_id: int = 0
     in_doubt: bool = False
+    # The parts of this notification's message that went out already (a message sent in
+    # several parts failed, or the process died, half-way), as the transport marked
+    # them: a retry sends only the others.
+    sent: tuple[str, ...] = ()
 
     @property
     def private(self) -> bool:
