@@ -46,6 +46,9 @@ STATUS_ONLY = frozenset({"lobby", "waiting"})
 # Private notifications that ask the seat for a decision.
 DECISIONS = frozenset({"your_turn", "reminder"})
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+# Discord's "Cannot send messages to this user": the player closed their DMs. Expected,
+# and handled (the seat plays through /hand), so not a warning for an operator.
+DMS_CLOSED = 50007
 IN_DOUBT_SEARCH = 20  # recent messages read to find one sent before a crash
 
 
@@ -67,7 +70,8 @@ def classify(exc: BaseException) -> Retry | Failed:
             return Retry(after, f"429 {exc.text}")
         if exc.status >= 500:
             return Retry(0.0, f"{exc.status} {exc.text}")
-        return Failed(f"{exc.status} (code {exc.code}) {exc.text}")
+        return Failed(f"{exc.status} (code {exc.code}) {exc.text}",
+                      expected=exc.code == DMS_CLOSED)
     if isinstance(exc, aiohttp.ClientError | TimeoutError | OSError):
         return Retry(0.0, repr(exc))
     return Failed(repr(exc))

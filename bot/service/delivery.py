@@ -204,8 +204,10 @@ class DeliveryWorker:
                 results.append(OutboxResult(row.id, "pending", now + delay, what.error,
                                             sent=sent))
             elif isinstance(what, Failed):
-                log.warning("table %d: outbox %d failed: %s", row.table_id, row.id,
-                            what.error)
+                # An expected refusal (closed DMs) is handled by the caller: a warning
+                # would drown the ones an operator must read.
+                log.log(logging.INFO if what.expected else logging.WARNING,
+                        "table %d: outbox %d failed: %s", row.table_id, row.id, what.error)
                 results.append(OutboxResult(row.id, "failed", now, what.error))
                 failed.append((Notification.from_json(row.payload, outbox_id=row.id,
                                                       table_id=row.table_id), what.error))

@@ -93,9 +93,12 @@ class Retry:
 
 @dataclass(frozen=True)
 class Failed:
-    """The transport will never manage to send it (``error`` says why)."""
+    """The transport will never manage to send it (``error`` says why). ``expected``: a
+    refusal that is part of the game's normal life and handled as such (a player who
+    closed their DMs plays through ``/hand``), not a fault an operator should look at."""
 
     error: str
+    expected: bool = False
 
 
 HELD = "held"
