@@ -9,6 +9,7 @@ import random
 import re
 
 import discord
+import pytest
 import simcord
 from simfixtures import *  # noqa: F403 (the fixtures)
 from simtable import DAY, World, custom_ids, open_table, selects, simcord_marker, texts_of
@@ -69,6 +70,10 @@ async def one_decision(world: World, table: int, rng: random.Random, *, typed: b
     return text
 
 
+# About 20 s of CPU (some 220 decisions, each rendered and committed): on a shared
+# machine loaded 12-16 on 2 cores that is minutes of real time, near the suite's 300 s.
+# A bound against a hang only; the game waits on nothing but the bot.
+@pytest.mark.timeout(900)
 async def test_a_whole_neotopia_game_for_four(world: World) -> None:
     add_fourth_player(world)
     info = await open_table(world, "neotopia", humans=4)
