@@ -36,10 +36,10 @@ NO_PRIVILEGED = discord.Intents.default()  # what an unverified bot may always c
 # How long simcord waits, in real seconds, for the bot to finish what a click or a DM set
 # off. Its default, 5 s, is a timing assumption: a settle is many hand-offs between the
 # event loop and the bot's threads (SQLite, images), each waiting for a core, so on a
-# shared machine (load 12-16 on 2 cores) a click of 0.15 s of CPU took 3 s, and the
-# game-over post (0.6 s of CPU: the scores image and the timelapse) ran past 5 s. A bound
-# only: a settle returns as soon as the bot is idle, and a bot that never is still fails
-# with simcord's list of what it was doing.
+# shared machine (load 10-15 on 2 cores) a click of 0.15 s of CPU took 3 s, and a typed
+# move of the Neotopia game ran past 5 s (the heaviest, the game-over post with its scores
+# image and timelapse, is 0.6 s of CPU). A bound only: a settle returns as soon as the bot
+# is idle, and a bot that never is still fails with simcord's list of what it was doing.
 SETTLE_BOUND = 120.0
 
 # Applied by test modules: simcord refuses to connect a bot that asks for more.
