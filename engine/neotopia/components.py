@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 BONUS_KINDS = ("subsidy", "automation", "private_initiative", "building_permits")
@@ -122,21 +123,39 @@ class DataSet:
     warnings: tuple[str, ...] = ()
     by_coord: Mapping[Coord, str] = field(default_factory=dict)
 
-    @property
+    # The rules ask for these thousands of times a game; a data set never changes once
+    # built, so each is derived once (cached_property writes past the frozen guard).
+    @cached_property
     def colour_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.colours)
 
+    @cached_property
+    def _regions_by_id(self) -> dict[str, Region]:
+        return {r.id: r for r in self.regions}
+
+    @cached_property
+    def _manufactures_by_id(self) -> dict[str, Manufacture]:
+        return {m.id: m for m in self.manufactures}
+
+    @cached_property
+    def inner_cells(self) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """Per region, its cells that are not outer, in the region's order, each with
+        its neighbours: what the placement rule scans."""
+        return {r.id: tuple((c, self.neighbours[c]) for c in r.cells
+                            if self.cells[c].kind != "outer")
+                for r in self.regions}
+
     def region(self, region_id: str) -> Region:
-        for region in self.regions:
-            if region.id == region_id:
-                return region
-        raise KeyError(region_id)
+        try:
+            return self._regions_by_id[region_id]
+        except KeyError:
+            raise KeyError(region_id) from None
 
     def manufacture(self, manufacture_id: str) -> Manufacture:
-        for m in self.manufactures:
-            if m.id == manufacture_id:
-                return m
-        raise KeyError(manufacture_id)
+        try:
+            return self._manufactures_by_id[manufacture_id]
+        except KeyError:
+            raise KeyError(manufacture_id) from None
 
     def card_points(self, card_id: str, colour: str) -> int:
         """What ``colour`` scores for building ``card_id`` (building cards: 2 own, 4 other)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.neotopia.components import (
@@ -151,7 +152,8 @@ class _Validator:
         self.check_design(data)
         if self.kind == "house":
             self.check_scenarios(data)
-        return DataSet(**{**data.__dict__, "warnings": tuple(self.warnings)})
+        # replace() copies the fields only, not what the checks cached on ``data``.
+        return replace(data, warnings=tuple(self.warnings))
 
     # 1
     def check_counts(self, colours: tuple[Colour, ...]) -> None:

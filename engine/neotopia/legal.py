@@ -8,35 +8,133 @@ centre of an empty region or next to another player's element. New Building Perm
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from engine.core.protocol import Action, Pending
 from engine.neotopia.actions import Back, Build, Draw, EndTurn, Place, Take, UseBonus
+from engine.neotopia.data import DataSet
 from engine.neotopia.state import NeotopiaState
 
 
 def region_empty(st: NeotopiaState, region: str) -> bool:
-    return not any(c in st.board for c in st.data.region(region).cells)
+    board = st.board
+    return not any(c in board for c in st.data.region(region).cells)
 
 
 def _next_to(st: NeotopiaState, cell: str, colour_not: str | None = None) -> bool:
+    board = st.board
     for n in st.data.neighbours[cell]:
-        colour = st.board.get(n)
+        colour = board.get(n)
         if colour is not None and colour != colour_not:
             return True
     return False
 
 
-def normal_cells(st: NeotopiaState, region: str) -> list[str]:
-    data = st.data
+def _normal(data: DataSet, board: Container[str], region: str) -> list[str]:
+    # Every colour on the board is a string, so "next to an element" is "a neighbour is
+    # on the board": no colour to compare, the hot path of every menu.
     reg = data.region(region)
-    if region_empty(st, region):
+    for c in reg.cells:
+        if c in board:
+            break
+    else:
         return [reg.centre]
-    return [c for c in reg.cells
-            if c not in st.board and data.cells[c].kind != "outer" and _next_to(st, c)]
+    out = []
+    for c, near in data.inner_cells[region]:
+        if c not in board:
+            for n in near:
+                if n in board:
+                    out.append(c)
+                    break
+    return out
+
+
+def _any_normal(data: DataSet, board: Container[str], region: str) -> bool:
+    """``bool(_normal(...))``, stopping at the first open cell."""
+    reg = data.region(region)
+    for c in reg.cells:
+        if c in board:
+            break
+    else:
+        return True
+    for c, near in data.inner_cells[region]:
+        if c not in board:
+            for n in near:
+                if n in board:
+                    return True
+    return False
+
+
+def _permit(data: DataSet, board: Container[str], region: str) -> list[str]:
+    nb = data.neighbours
+    return [c for c in data.region(region).outer_cells
+            if c not in board and any(n in board for n in nb[c])]
+
+
+def normal_cells(st: NeotopiaState, region: str) -> list[str]:
+    return _normal(st.data, st.board, region)
 
 
 def permit_cells(st: NeotopiaState, region: str) -> list[str]:
-    return [c for c in st.data.region(region).outer_cells
-            if c not in st.board and _next_to(st, c)]
+    return _permit(st.data, st.board, region)
+
+
+class Reach:
+    """The cells an element may go to, per region, for one set of occupied cells: each
+    region is scanned on first use and remembered. Placement depends on which cells are
+    occupied and on nothing else (not their colours, not whose turn it is), so ``of``
+    hands the same Reach to every question asked of the same board: the AI's menu, the
+    check of its choice, the bonuses and the end of the turn scan each region once. The
+    lists it returns are shared, not to be changed."""
+
+    __slots__ = ("_board", "_data", "_normal", "_open", "_permit")
+
+    def __init__(self, data: DataSet, occupied: frozenset[str]) -> None:
+        self._data = data
+        self._board = occupied
+        self._normal: dict[str, list[str]] = {}
+        self._open: dict[str, bool] = {}
+        self._permit: dict[str, list[str]] = {}
+
+    @classmethod
+    def of(cls, st: NeotopiaState) -> Reach:
+        # Keyed by the occupied cells in the order they were filled (a board is only ever
+        # added to): a tuple hashes and compares in a fraction of a region's scan.
+        key = tuple(st.board)
+        data = st.data
+        reach = _REACHES.get(key)
+        if reach is None or reach._data is not data:
+            if len(_REACHES) >= _REACHES_KEPT:
+                _REACHES.clear()
+            reach = _REACHES[key] = cls(data, frozenset(key))
+        return reach
+
+    def normal(self, region: str) -> list[str]:
+        cells = self._normal.get(region)
+        if cells is None:
+            cells = self._normal[region] = _normal(self._data, self._board, region)
+        return cells
+
+    def any_normal(self, region: str) -> bool:
+        cells = self._normal.get(region)
+        if cells is not None:
+            return bool(cells)
+        found = self._open.get(region)
+        if found is None:
+            found = self._open[region] = _any_normal(self._data, self._board, region)
+        return found
+
+    def permit(self, region: str) -> list[str]:
+        cells = self._permit.get(region)
+        if cells is None:
+            cells = self._permit[region] = _permit(self._data, self._board, region)
+        return cells
+
+
+# The last boards asked about: a playout asks about one board at a time, a search about
+# the few it is comparing.
+_REACHES_KEPT = 16
+_REACHES: dict[tuple[str, ...], Reach] = {}
 
 
 def start_cells(st: NeotopiaState, seat: int) -> list[str]:
@@ -56,12 +154,13 @@ def place_cells(st: NeotopiaState) -> list[str]:
     """The cells the element being taken may go to."""
     assert st.taking is not None
     source = st.taking["source"]
+    reach = Reach.of(st)
     if source == "reserve":
-        return [c for r in st.data.regions for c in normal_cells(st, r.id)]
+        return [c for r in st.data.regions for c in reach.normal(r.id)]
     regions = st.data.manufacture(source).regions
     if st.bonus == "building_permits":
-        return [c for r in regions for c in permit_cells(st, r)]
-    return [c for r in regions for c in normal_cells(st, r)]
+        return [c for r in regions for c in reach.permit(r)]
+    return [c for r in regions for c in reach.normal(r)]
 
 
 def draws(st: NeotopiaState) -> list[Action]:
@@ -71,46 +170,65 @@ def draws(st: NeotopiaState) -> list[Action]:
     return out
 
 
-def takes(st: NeotopiaState, permits: bool = False) -> list[Action]:
+def takes(st: NeotopiaState, permits: bool = False, reach: Reach | None = None
+          ) -> list[Action]:
     out: list[Action] = []
-    for m in st.data.manufactures:
+    reach = reach or Reach.of(st)
+    data = st.data
+    for m in data.manufactures:
         held = st.manufactures[m.id]
         if not held:
             continue
-        cells = permit_cells if permits else normal_cells
-        if any(cells(st, r) for r in m.regions):
-            out.extend(Take(m.id, c) for c in st.data.colour_ids if c in held)
+        a, b = m.regions
+        if (reach.permit(a) or reach.permit(b)) if permits else \
+                (reach.any_normal(a) or reach.any_normal(b)):
+            out.extend(_take(m.id, c) for c in data.colour_ids if c in held)
     return out
 
 
-def normal_actions(st: NeotopiaState) -> list[Action]:
-    return draws(st) + takes(st)
+def normal_actions(st: NeotopiaState, reach: Reach | None = None) -> list[Action]:
+    return draws(st) + takes(st, reach=reach)
 
 
-def initiative_takes(st: NeotopiaState) -> list[Action]:
-    if not any(normal_cells(st, r.id) for r in st.data.regions):
+def initiative_takes(st: NeotopiaState, reach: Reach | None = None) -> list[Action]:
+    reach = reach or Reach.of(st)
+    data = st.data
+    if not any(reach.any_normal(r.id) for r in data.regions):
         return []
-    return [Take("reserve", c) for c in st.data.colour_ids if st.reserve[c] > 0]
+    return [_take("reserve", c) for c in data.colour_ids if st.reserve[c] > 0]
 
 
-def usable_bonuses(st: NeotopiaState, seat: int) -> list[str]:
+def usable_bonuses(st: NeotopiaState, seat: int, reach: Reach | None = None) -> list[str]:
     """The bonus kinds the seat holds and could spend now (one bonus per turn, L713)."""
     if st.bonus_used or st.phase != "play":
         return []
+    reach = reach or Reach.of(st)
     out = []
     for kind in dict.fromkeys(st.tokens[seat]):
         if kind == "subsidy":
             ok = bool(st.offer or st.deck)
         elif kind == "automation":
-            ok = bool(normal_actions(st))
+            ok = bool(normal_actions(st, reach))
         elif kind == "private_initiative":
-            ok = bool(initiative_takes(st))
+            ok = bool(initiative_takes(st, reach))
         else:
-            ok = bool(takes(st, permits=True))
+            ok = bool(takes(st, permits=True, reach=reach))
         if ok:
             out.append(kind)
     return sorted(out, key=["subsidy", "automation", "private_initiative",
                             "building_permits"].index)
+
+
+# Actions are immutable values: the menus hand out the same few objects (a source and a
+# colour) rather than build equal ones for every menu.
+_TAKES: dict[tuple[str, str], Take] = {}
+
+
+def _take(source: str, colour: str) -> Take:
+    take = _TAKES.get((source, colour))
+    if take is None:
+        take = _TAKES[(source, colour)] = Take(source, colour)
+    return take
 
 
 def legal_actions(st: NeotopiaState, seat: int) -> list[Action]:
@@ -120,8 +238,9 @@ def legal_actions(st: NeotopiaState, seat: int) -> list[Action]:
     if stage == "start":
         return [Place(c) for c in start_cells(st, seat)]
     if stage == "turn":
-        out: list[Action] = normal_actions(st) if st.actions_left > 0 else []
-        out.extend(UseBonus(k) for k in usable_bonuses(st, seat))
+        reach = Reach.of(st)
+        out: list[Action] = normal_actions(st, reach) if st.actions_left > 0 else []
+        out.extend(UseBonus(k) for k in usable_bonuses(st, seat, reach))
         if st.actions_left == 0:
             out.append(EndTurn())
         return out

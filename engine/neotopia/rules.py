@@ -13,7 +13,13 @@ from engine.core.protocol import Action, Event
 from engine.neotopia import patterns
 from engine.neotopia.actions import Back, Build, Draw, EndTurn, Move, Place, Take, UseBonus
 from engine.neotopia.data import largest_group
-from engine.neotopia.legal import legal_actions, normal_actions, place_cells, usable_bonuses
+from engine.neotopia.legal import (
+    Reach,
+    legal_actions,
+    normal_actions,
+    place_cells,
+    usable_bonuses,
+)
 from engine.neotopia.scoring import outcome
 from engine.neotopia.setup import ACTIONS_PER_TURN
 from engine.neotopia.state import NeotopiaState
@@ -359,13 +365,15 @@ def _from_reserve(st: NeotopiaState, colours: list[str]) -> list[str]:
 
 def settle(st: NeotopiaState, events: list[Event]) -> None:
     """Move on while the seat to play has nothing to decide in the turn stage."""
+    # Ending a turn changes no cell, so one reach serves every turn this settles.
+    reach = Reach.of(st)
     while st.phase == "play" and st.stage == "turn":
-        if st.actions_left > 0 and not normal_actions(st):
+        if st.actions_left > 0 and not normal_actions(st, reach):
             # No legal action: the remaining actions are lost (RULINGS N8).
             events.append(Event("actions_lost", {"seat": st.current,
                                                  "count": st.actions_left}))
             st.actions_left = 0
-        if st.actions_left == 0 and not usable_bonuses(st, st.current):
+        if st.actions_left == 0 and not usable_bonuses(st, st.current, reach):
             _end_turn(st, events)
             continue
         break
