@@ -85,6 +85,17 @@ ALL_TILES: tuple[str, ...] = tuple(f"{c}{n}" for c in COLORS for n in range(1, 2
 STARTING_TILES: tuple[str, ...] = tuple(f"{c}{n}" for c in COLORS for n in (1, 2, 3))
 
 
+class _TileNumbers(dict[str, int]):
+    """``tile_number`` of every tile met, read from its name once (the menus' hot path)."""
+
+    def __missing__(self, tile: str) -> int:
+        number = self[tile] = int(tile[1:])
+        return number
+
+
+TILE_NUMBERS = _TileNumbers()
+
+
 def is_urbanization(card: str) -> bool:
     return len(card) == 1 and card in LETTERS
 

@@ -11,7 +11,7 @@ from engine.ginkgopolis import actions as act
 from engine.ginkgopolis import choices
 from engine.ginkgopolis.ai import GreedyPlayer, RandomPlayer
 from engine.ginkgopolis.determinize import search_player
-from engine.ginkgopolis.legal import legal_actions, pending
+from engine.ginkgopolis.legal import has_decision, legal_actions, pending
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import score
 from engine.ginkgopolis.setup import DEFAULT_OPTIONS, new_state
@@ -44,9 +44,7 @@ class GinkgopolisGame:
         if not isinstance(action, act.GAction):
             raise IllegalAction("That is not a Ginkgopolis action.", code="not_ginkgopolis")
         # Same answer as "no legal action", without enumerating every card and tile.
-        waiting = pending(state)
-        has_decision = seat in waiting.waiting or seat in waiting.changeable
-        if not has_decision and not self._explainable(state, seat, action):
+        if not has_decision(state, seat) and not self._explainable(state, seat, action):
             raise NotYourTurn("You have nothing to decide right now.", code="not_your_turn")
         # Every refusal (IllegalAction, NotYourTurn) is raised by choices.py before it
         # changes anything, so no copy of the state is taken: tests/engine/ginkgopolis check

@@ -27,15 +27,44 @@ def pending(st: State) -> Pending:
     if d is not None and d["kind"] == "refill":
         waiting = {i: "refill" for i, p in enumerate(st.players) if not p.hal and not p.refill_done}
         return Pending(waiting, simultaneous=True)
+    asked: dict[int, str] = {}
+    changed: list[int] = []
     if st.phase == "draft":
-        waiting = {i: "draft" for i, p in enumerate(st.players) if p.draft_pick is None}
-        changeable = frozenset(i for i, p in enumerate(st.players) if p.draft_pick is not None)
-        return Pending(waiting, simultaneous=True, changeable=changeable)
+        for i, p in enumerate(st.players):
+            if p.draft_pick is None:
+                asked[i] = "draft"
+            else:
+                changed.append(i)
+        return Pending(asked, simultaneous=True, changeable=frozenset(changed))
     if st.phase == "pick":
-        humans = [i for i, p in enumerate(st.players) if not p.hal]
-        waiting = {i: "pick" for i in humans if st.players[i].pick is None}
-        changeable = frozenset(i for i in humans if st.players[i].pick is not None)
-        return Pending(waiting, simultaneous=len(humans) > 1, changeable=changeable)
+        humans = 0
+        for i, p in enumerate(st.players):
+            if p.hal:
+                continue
+            humans += 1
+            if p.pick is None:
+                asked[i] = "pick"
+            else:
+                changed.append(i)
+        return Pending(asked, simultaneous=humans > 1, changeable=frozenset(changed))
+    raise AssertionError(f"no decision pending in phase {st.phase}")
+
+
+def has_decision(st: State, seat: int) -> bool:
+    """``seat in pending(st).waiting or seat in pending(st).changeable``, without building
+    the Pending (every action asks)."""
+    if st.phase == "over":
+        return False
+    d = st.decision
+    if d is not None and d["kind"] == "token":
+        return bool(d["seat"] == seat)
+    player = st.players[seat]
+    if d is not None and d["kind"] == "refill":
+        return not player.hal and not player.refill_done
+    if st.phase == "draft":
+        return True
+    if st.phase == "pick":
+        return not player.hal
     raise AssertionError(f"no decision pending in phase {st.phase}")
 
 
@@ -70,26 +99,42 @@ def play_actions(st: State, seat: int) -> list[GAction]:
     actions: list[GAction] = []
     tiles = sorted(set(player.tiles))
     for card in player.hand:
+        plays = _plays(card)
         if is_urbanization(card):
-            actions += [_play(card, None, "res"), _play(card, None, "tile")]
+            actions += [plays["res"], plays["tile"]]
             if player.screen_res >= 1:
-                actions += [_play(card, t, None) for t in tiles]
+                actions += [plays[t] for t in tiles]
         else:
-            actions.append(_play(card, None, None))
-            actions += [_play(card, t, None) for t in table.affordable(seat, card, tiles)]
+            actions.append(plays[None])
+            actions += [plays[t] for t in table.affordable(seat, card, tiles)]
     if player.new_hand > 0 and player.hand:
         actions.append(NewHand())
     return actions
 
 
+class _CardPlays(dict[str | None, PlayCard]):
+    """One card's plays, by tile (or by the item an Urbanization card alone gives, or
+    None for a Building card alone), made on first use."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card = card
+
+    def __missing__(self, key: str | None) -> PlayCard:
+        if key in ("res", "tile"):
+            play = self[key] = PlayCard(self.card, None, key)
+        else:
+            play = self[key] = PlayCard(self.card, key, None)
+        return play
+
+
 # Actions are immutable values: the menus hand out the same objects instead of building
 # thousands of equal ones (a few hundred cards x tiles at most).
-_PLAYS: dict[tuple[str, str | None, str | None], PlayCard] = {}
+_PLAYS: dict[str, _CardPlays] = {}
 
 
-def _play(card: str, tile: str | None, gain: str | None) -> PlayCard:
-    key = (card, tile, gain)
-    play = _PLAYS.get(key)
-    if play is None:
-        play = _PLAYS[key] = PlayCard(card, tile, gain)
-    return play
+def _plays(card: str) -> _CardPlays:
+    plays = _PLAYS.get(card)
+    if plays is None:
+        plays = _PLAYS[card] = _CardPlays(card)
+    return plays

@@ -56,17 +56,36 @@ def outline(city: Iterable[Cell]) -> list[Cell]:
 def _outline(cells: frozenset[Cell]) -> list[Cell]:
     if not cells:
         return []
-    # Directed boundary edges: start vertex -> list of (direction index, end vertex, empty cell).
-    edges: dict[Cell, list[tuple[int, Cell, Cell]]] = {}
+    # Directed boundary edges: start vertex -> (direction index, end vertex, empty cell).
+    # Almost every vertex starts one edge, kept in ``edges``; the few that start two (where
+    # the city touches itself at a corner) list both in ``forks``, in the order met.
+    edges: dict[Cell, tuple[int, Cell, Cell]] = {}
+    forks: dict[Cell, list[tuple[int, Cell, Cell]]] = {}
     for x, y in cells:
         if (x, y - 1) not in cells:
-            edges.setdefault((x, y), []).append((1, (x + 1, y), (x, y - 1)))
+            v, e = (x, y), (1, (x + 1, y), (x, y - 1))
+            if v in edges:
+                forks.setdefault(v, [edges[v]]).append(e)
+            else:
+                edges[v] = e
         if (x + 1, y) not in cells:
-            edges.setdefault((x + 1, y), []).append((2, (x + 1, y + 1), (x + 1, y)))
+            v, e = (x + 1, y), (2, (x + 1, y + 1), (x + 1, y))
+            if v in edges:
+                forks.setdefault(v, [edges[v]]).append(e)
+            else:
+                edges[v] = e
         if (x, y + 1) not in cells:
-            edges.setdefault((x + 1, y + 1), []).append((3, (x, y + 1), (x, y + 1)))
+            v, e = (x + 1, y + 1), (3, (x, y + 1), (x, y + 1))
+            if v in edges:
+                forks.setdefault(v, [edges[v]]).append(e)
+            else:
+                edges[v] = e
         if (x - 1, y) not in cells:
-            edges.setdefault((x, y + 1), []).append((0, (x, y), (x - 1, y)))
+            v, e = (x, y + 1), (0, (x, y), (x - 1, y))
+            if v in edges:
+                forks.setdefault(v, [edges[v]]).append(e)
+            else:
+                edges[v] = e
     top = min(cells, key=lambda c: (c[1], c[0]))
     start = (1, (top[0] + 1, top[1]), (top[0], top[1] - 1))
     start_vertex = top
@@ -77,9 +96,9 @@ def _outline(cells: frozenset[Cell]) -> list[Cell]:
         if not walk or walk[-1] != empty:
             walk.append(empty)
         vertex = end
-        options = edges[vertex]
-        if len(options) == 1:
-            edge = options[0]
+        options = forks.get(vertex)
+        if options is None:
+            edge = edges[vertex]
         else:
             left = (direction + 3) % 4
             edge = next((e for e in options if e[0] == left), options[0])
@@ -90,11 +109,17 @@ def _outline(cells: frozenset[Cell]) -> list[Cell]:
     return walk
 
 
-def _occurrences(walk: list[Cell]) -> dict[Cell, list[int]]:
+def occurrences(walk: list[Cell]) -> dict[Cell, list[int]]:
+    """Where each cell of the walk stands on it (a cell at a narrow passage, more than once)."""
     occ: dict[Cell, list[int]] = {}
     for i, cell in enumerate(walk):
-        occ.setdefault(cell, []).append(i)
+        at = occ.get(cell)
+        if at is None:
+            occ[cell] = [i]
+        else:
+            at.append(i)
     return occ
+
 
 
 def rotated_letters(first: str) -> list[str]:
@@ -109,7 +134,7 @@ def order_ok(
     if len(set(tokens.values())) != len(tokens):
         return False
     if occ is None:
-        occ = _occurrences(walk)
+        occ = occurrences(walk)
     if any(cell not in occ for cell in tokens.values()):
         return False
     size = len(walk)
@@ -157,7 +182,7 @@ def restore(
 def _restore(
     walk: list[Cell], tokens: Mapping[str, Cell], fixed: str, blocked_set: frozenset[Cell]
 ) -> dict[str, Cell] | None:
-    occ = _occurrences(walk)
+    occ = occurrences(walk)
     if order_ok(walk, tokens, occ):
         return dict(tokens)
     fixed_cell = tokens[fixed]

@@ -17,6 +17,7 @@ from engine.ginkgopolis.cards import (
     BUILDING_CARDS,
     CHARACTERS,
     COLOR_ITEM,
+    TILE_NUMBERS,
     Reward,
     is_urbanization,
     tile_color,
@@ -27,6 +28,10 @@ from engine.ginkgopolis.state import Building, Player, State
 from engine.ginkgopolis.tokens import open_token_decision
 
 ITEMS = ("res", "tile", "sp")
+
+
+# The map of tops last built, by any Table: checked before use (see building_for).
+_last_tops: list[dict[str, Cell]] = [{}]
 
 
 class Table:
@@ -60,12 +65,19 @@ class Table:
         return None if self.st.players[p].hal else p
 
     def building_for(self, card: str) -> tuple[Cell, Building]:
-        if self._tops is None:
-            self._tops = {b.tiles[-1]: cell for cell, b in self.st.board.items()}
-        cell = self._tops.get(card)
-        if cell is None:
-            raise AssertionError(f"card {card} designates no building")
-        return cell, self.st.board[cell]
+        board = self.st.board
+        # A map of tops built for another Table (the menus, the previous decision) is
+        # still right for every card it finds on top where it says: each tile exists once.
+        tops = _last_tops[0] if self._tops is None else self._tops
+        cell = tops.get(card)
+        b = None if cell is None else board.get(cell)
+        if cell is None or b is None or b.tiles[-1] != card:
+            tops = self._tops = _last_tops[0] = {b.tiles[-1]: c for c, b in board.items()}
+            cell = tops.get(card)
+            if cell is None:
+                raise AssertionError(f"card {card} designates no building")
+            b = board[cell]
+        return cell, b
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -332,11 +344,10 @@ class Table:
             if st.decision is not None:
                 return
             self.check_all_placed()
-            order = self.order()
-            if st.turn >= len(order):
+            if st.turn >= st.count:
                 self.end_round()
                 return
-            p = order[st.turn]
+            p = (st.first + st.turn) % st.count  # self.order()[st.turn], without the list
             st.turn += 1
             if st.players[p].hal:
                 st.queue.append({"op": "hal"})
@@ -432,9 +443,12 @@ class Table:
         if res < 0:
             return []
         sp = player.sp
+        if sp >= number - 1 and res >= 1:
+            # No tile is numbered below 1: every tile is within reach, whatever its colour.
+            return list(tiles)
         return [
             t for t in tiles
-            if (res >= 1 or t[0] == color) and sp >= max(0, number - int(t[1:]))
+            if (res >= 1 or t[0] == color) and sp >= max(0, number - TILE_NUMBERS[t])
         ]
 
     def construct(self, p: int, card: str, tile: str) -> None:

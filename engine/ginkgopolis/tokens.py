@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ginkgopolis.cards import LETTERS
-from engine.ginkgopolis.outline import Cell, neighbours, order_ok, outline, restore
+from engine.ginkgopolis.outline import (
+    Cell,
+    neighbours,
+    occurrences,
+    order_ok,
+    outline,
+    restore,
+)
 from engine.ginkgopolis.state import State
 
 
@@ -33,9 +40,17 @@ def token_options(st: State, letter: str, tile_cell: Cell) -> list[Cell]:
     city = set(st.board)
     walk = outline(city)
     taken = {c for k, c in st.tokens.items() if k != letter}
+    on_walk = set(walk)
+    # Outline cells are never city cells, so with 12 distinct ones the 11 other tokens
+    # always find room around any of them: ``restore`` then succeeds (moving every other
+    # token to the first free cells after this one is its last resort), and its search
+    # is left for the move itself. A smaller outline asks it.
+    roomy = len(on_walk) >= len(LETTERS)
 
     def feasible(cell: Cell) -> bool:
-        return restore(walk, {**st.tokens, letter: cell}, letter, city) is not None
+        if cell not in on_walk:
+            return False
+        return roomy or restore(walk, {**st.tokens, letter: cell}, letter, city) is not None
 
     adjacent = [c for c in neighbours(tile_cell) if c not in city and c not in taken]
     options = [c for c in adjacent if feasible(c)]
@@ -62,9 +77,12 @@ def move_token(st: State, letter: str, cell: Cell) -> dict[str, Cell]:
     city = set(st.board)
     walk = outline(city)
     wanted = {**st.tokens, letter: cell}
-    placed = restore(walk, wanted, letter, city)
+    occ = occurrences(walk)
+    # Most moves keep the order: then ``restore`` would hand ``wanted`` back unchanged.
+    in_order = order_ok(walk, wanted, occ)
+    placed = wanted if in_order else restore(walk, wanted, letter, city)
     assert placed is not None
     moved = sorted(k for k in placed if k != letter and placed[k] != st.tokens[k])
     st.tokens = {k: placed[k] for k in LETTERS}
-    assert order_ok(walk, st.tokens)
+    assert in_order or order_ok(walk, st.tokens, occ)
     return {k: placed[k] for k in moved}
