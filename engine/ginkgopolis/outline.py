@@ -56,54 +56,48 @@ def outline(city: Iterable[Cell]) -> list[Cell]:
 def _outline(cells: frozenset[Cell]) -> list[Cell]:
     if not cells:
         return []
-    # Directed boundary edges: start vertex -> (direction index, end vertex, empty cell).
-    # Almost every vertex starts one edge, kept in ``edges``; the few that start two (where
-    # the city touches itself at a corner) list both in ``forks``, in the order met.
-    edges: dict[Cell, tuple[int, Cell, Cell]] = {}
-    forks: dict[Cell, list[tuple[int, Cell, Cell]]] = {}
-    for x, y in cells:
-        if (x, y - 1) not in cells:
-            v, e = (x, y), (1, (x + 1, y), (x, y - 1))
-            if v in edges:
-                forks.setdefault(v, [edges[v]]).append(e)
-            else:
-                edges[v] = e
-        if (x + 1, y) not in cells:
-            v, e = (x + 1, y), (2, (x + 1, y + 1), (x + 1, y))
-            if v in edges:
-                forks.setdefault(v, [edges[v]]).append(e)
-            else:
-                edges[v] = e
-        if (x, y + 1) not in cells:
-            v, e = (x + 1, y + 1), (3, (x, y + 1), (x, y + 1))
-            if v in edges:
-                forks.setdefault(v, [edges[v]]).append(e)
-            else:
-                edges[v] = e
-        if (x - 1, y) not in cells:
-            v, e = (x, y + 1), (0, (x, y), (x - 1, y))
-            if v in edges:
-                forks.setdefault(v, [edges[v]]).append(e)
-            else:
-                edges[v] = e
-    top = min(cells, key=lambda c: (c[1], c[0]))
-    start = (1, (top[0] + 1, top[1]), (top[0], top[1] - 1))
-    start_vertex = top
-    walk: list[Cell] = []
-    vertex, edge = start_vertex, start
+    # Trace the boundary from vertex to vertex, reading only the four cells around each:
+    # a boundary edge leaves a vertex where the cell on its right is city and the cell on
+    # its left is not (east: south-east in, north-east out; south: south-west in,
+    # south-east out; west: north-west in, south-west out; north: north-east in,
+    # north-west out). Only where the city touches itself at a corner do two edges
+    # leave; the walk then turns left. Directions: 0 north, 1 east, 2 south, 3 west.
+    x, y = min(cells, key=lambda c: (c[1], c[0]))
+    # The top row's leftmost cell: its top edge, heading east, starts the walk (nothing
+    # above it or to its left is city, so nothing else leaves that vertex).
+    walk: list[Cell] = [(x, y - 1)]
+    direction, vx, vy = 1, x + 1, y
     while True:
-        direction, end, empty = edge
-        if not walk or walk[-1] != empty:
-            walk.append(empty)
-        vertex = end
-        options = forks.get(vertex)
-        if options is None:
-            edge = edges[vertex]
+        nw = (vx - 1, vy - 1) in cells
+        ne = (vx, vy - 1) in cells
+        sw = (vx - 1, vy) in cells
+        se = (vx, vy) in cells
+        if (se and nw and not ne and not sw) or (ne and sw and not nw and not se):
+            direction = (direction + 3) % 4
+        elif se and not ne:
+            direction = 1
+        elif sw and not se:
+            direction = 2
+        elif nw and not sw:
+            direction = 3
         else:
-            left = (direction + 3) % 4
-            edge = next((e for e in options if e[0] == left), options[0])
-        if vertex == start_vertex and edge == start:
+            direction = 0
+        if direction == 1 and vx == x and vy == y:
             break
+        if direction == 1:
+            empty = (vx, vy - 1)
+            vx += 1
+        elif direction == 2:
+            empty = (vx, vy)
+            vy += 1
+        elif direction == 3:
+            empty = (vx - 1, vy)
+            vx -= 1
+        else:
+            empty = (vx - 1, vy - 1)
+            vy -= 1
+        if walk[-1] != empty:
+            walk.append(empty)
     if len(walk) > 1 and walk[0] == walk[-1]:
         walk.pop()
     return walk
