@@ -18,7 +18,6 @@ fires a deadline anyway loses that write.
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 
 from bot.store import Store
@@ -37,6 +36,18 @@ def bucket_of(table_id: int, buckets: int = BUCKETS) -> int:
 
 def bucket_name(bucket: int) -> str:
     return f"{BUCKET}{bucket}"
+
+
+def fair_share(buckets: int, members: list[str], me: str) -> int:
+    """How many buckets ``me`` should hold: the even split, and one more for the first
+    ``buckets % len(members)`` members in name order, so that every member computes the
+    same shares and the shares differ by one at most (a ceiling for everyone would leave
+    the last member short: 22, 22 and 20 of 64)."""
+    if not members:
+        return buckets
+    base, extra = divmod(buckets, len(members))
+    rank = members.index(me) if me in members else len(members)
+    return base + (1 if rank < extra else 0)
 
 
 @dataclass(frozen=True)
@@ -88,9 +99,10 @@ class TableLeases:
             await store.acquire_lease(member, self.owner, now, self.ttl)
         held = {int(n[len(BUCKET):]) for n in renewed if n.startswith(BUCKET)}
         all_leases = await store.load_leases()
-        members = sum(1 for lease in all_leases
-                      if lease.name.startswith(MEMBER) and lease.held_at(now)) or 1
-        share = math.ceil(self.buckets / members)
+        names = sorted(lease.name for lease in all_leases
+                       if lease.name.startswith(MEMBER) and lease.held_at(now))
+        members = len(names) or 1
+        share = fair_share(self.buckets, names, member)
         taken = {int(lease.name[len(BUCKET):]) for lease in all_leases
                  if lease.name.startswith(BUCKET) and lease.held_at(now)
                  and lease.owner != self.owner}

@@ -74,9 +74,6 @@ async def test_a_process_that_leaves_hands_its_share_to_the_other_two(store: Sto
     assert sorted(len(p.held) for p in processes) == [BUCKETS // 2, BUCKETS // 2]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bot/service/leasing.py gives each process ceil(64 / n) buckets, first come first "
-    "served: 3 processes hold 22, 22 and 20 (7 hold 10 x 6 and 4), not 22, 21, 21"))
 @pytest.mark.parametrize("count", [3, 7])
 async def test_the_shares_of_processes_that_do_not_divide_the_buckets_differ_by_one_at_most(
         store: Store, count: int) -> None:
