@@ -28,6 +28,7 @@ from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
 from bot.service.values import TableInfo
 from bot.store import SqliteStore
+from bot.store.health import open_writable
 from bot.text import Renderer
 from engine.core.textinput import is_ascii_number
 
@@ -131,7 +132,8 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
         out.write("--bots cannot exceed --players\n")
         return 2
     with tempfile.TemporaryDirectory(prefix="urbanist-") as tmp:
-        store = await SqliteStore.open(db or Path(tmp) / "local.sqlite3")
+        # A damaged file is refused here, before a move could be typed into it.
+        store = await open_writable(db or Path(tmp) / "local.sqlite3")
         session = Session(store, locale, stdin, out)
         try:
             try:

@@ -17,14 +17,17 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import aiosqlite
 
 from bot.store.migrations import NewerSchema
+
+if TYPE_CHECKING:
+    from bot.store.sqlite import SqliteStore
 
 EXIT_STORAGE: Final = 3
 """Exit code of a command stopped by a storage fault (1 is "check found problems")."""
@@ -140,11 +143,30 @@ async def connect(path: str) -> aiosqlite.Connection:
 
 async def probe(path: str | Path) -> None:
     """Open the database and close it again: a command that will run for long (the bot)
-    learns of a storage fault before it starts anything else."""
+    learns of a storage fault, a damaged file included, before it starts anything else."""
+    store = await open_writable(path)
+    await store.close()
+
+
+async def open_writable(path: str | Path) -> SqliteStore:
+    """The store at ``path`` for a command that writes (``local``, the bot): refused,
+    and closed, when the file fails its quick check (see ``damaged``)."""
     from bot.store.sqlite import SqliteStore  # sqlite.py imports this module
 
     store = await SqliteStore.open(path)
-    await store.close()
+    if store.problems:
+        await store.close()
+        raise damaged(store.path, store.problems)
+    return store
+
+
+def damaged(path: str, problems: Sequence[str]) -> StorageError:
+    """The refusal of a write to a file that failed its quick check at open."""
+    first = " ".join(problems[0].split())  # one line, whatever SQLite's text holds
+    more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
+    return StorageError("corrupt", f"{path} is corrupted ({first}{more}): nothing is "
+                        f"written to it; run `urbanist check --db {path}` to list the "
+                        "problems, then restore it from a backup", path=path)
 
 
 async def close_quietly(conn: aiosqlite.Connection) -> None:

@@ -133,9 +133,13 @@ def _seat_values(table_id: int, s: SeatRecord) -> tuple[Any, ...]:
 class SqliteStore:
     """Open with ``await SqliteStore.open(path)``; ``":memory:"`` works for quick tests."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str,
+                 problems: Sequence[str] = ()) -> None:
         self._conn = conn
         self.path = path
+        # What the quick check found at open: when any, the store only reads (``check``
+        # and ``backup`` still may), and every write is refused with health.damaged.
+        self.problems = list(problems)
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> SqliteStore:
@@ -158,14 +162,22 @@ class SqliteStore:
             ):
                 async with conn.execute(pragma):
                     pass
-            await migrate(conn)
+            # A damaged file is never written: a write can spread the damage, and a move
+            # "saved" in it may be lost. query_only makes SQLite itself refuse every
+            # write (even a migration's), so no path of the store can slip past.
+            problems = await conn._execute(health.quick_problems, conn._conn)  # type: ignore[no-untyped-call]
+            if problems:
+                async with conn.execute("PRAGMA query_only=ON"):
+                    pass
+            else:
+                await migrate(conn)
         except BaseException as exc:
             await health.close_quietly(conn)
             fault = health.explain(exc, target)
             if fault is None:
                 raise
             raise fault from exc
-        return cls(conn, target)
+        return cls(conn, target, problems)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(sqlite3_connection, *args)`` on aiosqlite's thread in ONE hop.
@@ -185,6 +197,8 @@ class SqliteStore:
             fault = health.explain(exc, self.path)
             if fault is None:
                 raise
+            if self.problems and fault.code == "read_only":
+                fault = health.damaged(self.path, self.problems)
             raise fault from exc
         return result
 
