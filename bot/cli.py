@@ -237,11 +237,16 @@ def run_backup(args: argparse.Namespace) -> int:
 
     from bot.store import describe, open_store
     from bot.store.health import require_existing
+    from bot.store.sqlite_backup import backup_file
 
     async def main() -> int:
         source = str(args.db or default_any_db())
         if not is_url(source):
             require_existing(source)
+            # Read-only: a backup only reads, so a file it may not write is no obstacle.
+            await asyncio.to_thread(backup_file, source, args.path)
+            print(f"backed up {source} to {args.path}")
+            return 0
         store = await open_store(source)
         try:
             await store.backup(args.path)

@@ -273,10 +273,11 @@ def checkpoint(conn: sqlite3.Connection) -> Checkpoint:
     return Checkpoint(bool(busy), int(log_pages), int(done))
 
 
-def backup_to(conn: sqlite3.Connection, target: Path) -> None:
+def backup_to(conn: sqlite3.Connection, target: Path, *,
+              checkpoint_source: bool = True) -> None:
     """Copy the database behind ``conn`` to ``target``: refused if the source fails its
     quick check, written to a temporary file that replaces ``target`` only when
-    complete, then the source's WAL is checkpointed."""
+    complete, then (with ``checkpoint_source``) the source's WAL is checkpointed."""
     source = conn.execute("PRAGMA database_list").fetchone()[2] or MEMORY
     if source != MEMORY and target.exists() and target.resolve() == Path(source).resolve():
         raise StorageError("cannot_open", f"{target} is the database itself", path=str(target))
@@ -305,7 +306,7 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> None:
         if fault is None:
             raise
         raise fault from exc
-    if source != MEMORY:
+    if source != MEMORY and checkpoint_source:
         checkpoint(conn)
 
 
