@@ -146,6 +146,7 @@ def run_local_command(args: argparse.Namespace) -> int:
 
     db = Path(args.db) if args.db else default_db()
     hold_database(db)  # one process per database file, for this one's life
+    quiet_storage_logs()
     from bot.console import run_local
 
     try:
@@ -156,6 +157,32 @@ def run_local_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C outside a turn (while the table is being set up)
         print("\ninterrupted", file=sys.stderr)
         return 130
+
+
+def quiet_storage_logs() -> None:
+    """The console ends on a storage fault with one line naming the file (see main):
+    the service's log line about the same fault would be a second one. Its other log
+    lines still reach stderr, as Python's last-resort handler would print them."""
+    import logging
+
+    from bot.store.health import StorageError
+
+    def not_storage(record: logging.LogRecord) -> bool:
+        # Logged while the fault is being handled: the exception in hand, or the
+        # refusal made of it, says which.
+        error = sys.exc_info()[1]
+        while error is not None:
+            if isinstance(error, StorageError):
+                return False
+            error = error.__context__
+        return True
+
+    handler = logging.StreamHandler()
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(not_storage)
+    logger = logging.getLogger("bot")
+    logger.addHandler(handler)
+    logger.propagate = False
 
 
 def add_tables(subparsers: Any) -> None:
@@ -328,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from bot.store.health import EXIT_STORAGE, StorageError
+    from bot.store.health import EXIT_STORAGE, StorageError, disk_fault
 
     try:
         result: int = args.func(args)
@@ -340,7 +367,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         # table is already saved. Later writes to the closed pipe go nowhere.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:
+        disk = disk_fault(error, error.filename or output_name())
+        if disk is None:
+            raise
+        # The disk under the output may be the full one: what is still buffered for it
+        # goes nowhere, rather than failing again at exit with a second message.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"urbanist: {disk.message}", file=sys.stderr)
+        return EXIT_STORAGE
     return result
+
+
+def output_name() -> str:
+    """What a write with no file name of its own failed on: the command's output, named
+    by its file when the system says (``urbanist local > game.txt``)."""
+    try:
+        return f"the output ({os.readlink(f'/proc/self/fd/{sys.stdout.fileno()}')})"
+    except (OSError, ValueError):
+        return "the output"
 
 
 if __name__ == "__main__":

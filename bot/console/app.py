@@ -28,7 +28,7 @@ from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
 from bot.service.values import TableInfo
 from bot.store import SqliteStore
-from bot.store.health import open_writable
+from bot.store.health import StorageError, open_writable
 from bot.text import Renderer
 from engine.core.textinput import is_ascii_number
 
@@ -236,6 +236,7 @@ class Session:
                 self.say("console_bots", bots=[s.name for s in seated.seats if s.is_bot])
             await service.start(info.id, host)
         except Refused as exc:
+            self._stop_on_storage(exc)
             self.out.write(self.renderer.refusal(exc, locale=self.locale, game=game) + "\n")
             return None
         return info.id
@@ -251,6 +252,20 @@ class Session:
 
     def _saved(self, table: int) -> None:
         self.say("console_saved", table=table)
+
+    def _stop_on_storage(self, refused: Refused | None = None) -> None:
+        """A storage fault (a full disk...) ends the session, the table as last saved:
+        the command line says what is wrong with which file in one line (exit 3), where
+        a player at a table in Discord gets the service's polite refusal. A refusal of
+        another kind goes on, as does no refusal while no fault was met."""
+        if refused is not None and refused.code != "storage":
+            return
+        fault = self.store.fault
+        if fault is None and refused is not None:
+            fault = StorageError(str(refused.context.get("fault", "io_error")),
+                                 f"{self.store.path}: {refused.message}", path=self.store.path)
+        if fault is not None:
+            raise fault
 
     async def _play(self, table: int) -> int:
         service, out = self.service, self.out
@@ -277,6 +292,7 @@ class Session:
                 break
             waiting = [s for s in sorted(info.waiting) if not info.seats[s].is_bot]
             if not waiting:
+                self._stop_on_storage()  # the bots could not save their moves
                 break
             seat = waiting[0]
             user = info.seats[seat].user_id
@@ -306,8 +322,10 @@ class Session:
         info = await self.service.info(table)
         for seat in sorted(info.waiting):
             if info.status == "running" and info.seats[seat].is_bot:
-                with suppress(Refused):  # played meanwhile by the bots' own turn
+                try:
                     await self.service.play_for(table, host, seat)
+                except Refused as exc:  # played meanwhile by the bots' own turn
+                    self._stop_on_storage(exc)
 
     def _read(self) -> str:
         self.interrupt.reading = True
@@ -379,6 +397,7 @@ class Session:
                     await service.act_text(table, actor, command, version=prompt.version)
                 self.moved = (seat, prompt.version + 1)  # an action is one version
             except Refused as exc:
+                self._stop_on_storage(exc)
                 out.write(self.renderer.refusal(exc, locale=self.locale, game=self.game)
                           + "\n")
                 if exc.code == "parse" and is_ascii_number(command):

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
@@ -70,11 +72,49 @@ _BY_SQLITE_CODE: Final[dict[str, tuple[str, str]]] = {
     "SQLITE_READONLY": ("read_only", "{path} is read-only ({detail}): the bot needs to "
                         "write it and its directory"),
     "SQLITE_PERM": ("read_only", "no permission to write {path} ({detail})"),
-    "SQLITE_FULL": ("disk_full", "the disk holding {path} is full"),
+    "SQLITE_FULL": ("disk_full", "the disk holding {path} is full: free some space, then "
+                    "try again"),
     "SQLITE_IOERR": ("io_error", "input/output error on {path} ({detail})"),
     "SQLITE_BUSY": ("busy", "{path} is locked by another connection ({detail})"),
     "SQLITE_LOCKED": ("busy", "{path} is locked by another connection ({detail})"),
 }
+
+
+# The OSErrors of a disk rather than of a path (a full disk, a read-only mount, a dying
+# disk), whoever meets them: SQLite's own I/O, a lock file, the command's output.
+_BY_ERRNO: Final[dict[int, tuple[str, str]]] = {
+    errno.ENOSPC: ("disk_full", "the disk holding {path} is full: free some space, then "
+                   "try again"),
+    errno.EDQUOT: ("disk_full", "the disk quota for {path} is used up: free some space, "
+                   "then try again"),
+    errno.EROFS: ("read_only", "{path} is on a read-only file system, and must be "
+                  "written: mount it read-write, or give another path"),
+    errno.EIO: ("io_error", "input/output error on {path} ({detail}): check the disk, "
+                "then try again"),
+}
+NEARLY_FULL: Final = 1024 * 1024
+"""Free bytes under which a disk I/O error is taken for a full disk: SQLite reports one
+growing its shared-memory file on a full disk as SQLITE_IOERR, not SQLITE_FULL."""
+
+
+def disk_fault(error: OSError, path: str) -> StorageError | None:
+    """The StorageError for an OSError of the disk met while writing ``path``; None for
+    any other OSError."""
+    found = _BY_ERRNO.get(error.errno or 0)
+    if found is None:
+        return None
+    code, template = found
+    return StorageError(code, template.format(path=path, detail=error.strerror or error),
+                        path=path)
+
+
+def _nearly_full(path: str) -> bool:
+    if path == MEMORY or path.startswith("file:"):
+        return False
+    try:
+        return shutil.disk_usage(Path(path).absolute().parent).free < NEARLY_FULL
+    except OSError:
+        return False
 
 
 def explain(error: BaseException, path: str) -> StorageError | None:
@@ -90,6 +130,8 @@ def explain(error: BaseException, path: str) -> StorageError | None:
             path=path)
     if isinstance(error, sqlite3.Error):
         name = getattr(error, "sqlite_errorname", "") or ""
+        if name.startswith("SQLITE_IOERR") and _nearly_full(path):
+            name = "SQLITE_FULL"
         for prefix, (code, template) in _BY_SQLITE_CODE.items():
             # Extended names extend the primary one: SQLITE_READONLY_DIRECTORY, ...
             if name == prefix or name.startswith(prefix + "_"):
@@ -99,8 +141,8 @@ def explain(error: BaseException, path: str) -> StorageError | None:
                                 "a backup", path=path)
         return StorageError("io_error", f"database error on {path}: {error}", path=path)
     if isinstance(error, OSError):
-        return StorageError("cannot_open", f"cannot use {path}: {error.strerror or error}",
-                            path=path)
+        return disk_fault(error, path) or StorageError(
+            "cannot_open", f"cannot use {path}: {error.strerror or error}", path=path)
     return None
 
 
@@ -386,8 +428,9 @@ def _open_database(database: str | Path) -> int:
     try:
         return os.open(database, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
-        raise StorageError("cannot_open", f"cannot open {database} "
-                           f"({exc.strerror or exc})", path=str(database)) from exc
+        raise (disk_fault(exc, str(database)) or StorageError(
+            "cannot_open", f"cannot open {database} ({exc.strerror or exc})",
+            path=str(database))) from exc
 
 
 def _flock(fd: int) -> bool:
@@ -427,13 +470,19 @@ def _lock_file(database: str | Path) -> int:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
-        raise StorageError("cannot_open", f"cannot create the lock file {path} "
-                           f"({exc.strerror or exc}): the database's directory must be "
-                           "writable", path=str(database)) from exc
+        raise (disk_fault(exc, str(database)) or StorageError(
+            "cannot_open", f"cannot create the lock file {path} ({exc.strerror or exc}): "
+            "the database's directory must be writable", path=str(database))) from exc
     if not _flock(fd):
         holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
         os.close(fd)
         raise _in_use(database, holder if holder.isdigit() else "")
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    except OSError as exc:  # a full disk, most likely: the database could not grow either
+        os.close(fd)
+        raise (disk_fault(exc, str(database)) or StorageError(
+            "cannot_open", f"cannot write the lock file {path} ({exc.strerror or exc})",
+            path=str(database))) from exc
     return fd

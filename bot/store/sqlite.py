@@ -140,6 +140,9 @@ class SqliteStore:
         # What the quick check found at open: when any, the store only reads (``check``
         # and ``backup`` still may), and every write is refused with health.damaged.
         self.problems = list(problems)
+        # The last storage fault an operation met, for a front end that says it itself
+        # rather than through the service's refusal (the console: one line, exit 3).
+        self.fault: health.StorageError | None = None
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> SqliteStore:
@@ -199,6 +202,7 @@ class SqliteStore:
                 raise
             if self.problems and fault.code == "read_only":
                 fault = health.damaged(self.path, self.problems)
+            self.fault = fault
             raise fault from exc
         return result
 
