@@ -36,8 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.service import Actor, Notification, TableService, TableSettings
 from bot.service.notifications import Delivery
-from bot.store import SqliteStore
-from bot.store import sqlite_outbox
+from bot.store import SqliteStore, sqlite_outbox
 from engine.core import Rng
 
 GAMES = ("ginkgopolis", "quadropolis", "neotopia", "skybridge")

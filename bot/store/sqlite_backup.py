@@ -25,17 +25,21 @@ def backup_file(source: str, target: Path) -> None:
         raise _fault(exc, source) from exc
     try:
         try:
-            found = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        except sqlite3.Error as exc:  # not a database, unreadable
-            raise _fault(exc, source) from exc
-        known = len(migrations())
-        if found > known:
-            # Its pages would copy, but the copy is what this version cannot read.
-            raise _fault(NewerSchema(found, known), source)
-        backup_to(conn, target, checkpoint_source=False)
+            try:
+                found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            except sqlite3.Error as exc:  # not a database, unreadable
+                raise _fault(exc, source) from exc
+            known = len(migrations())
+            if found > known:
+                # Its pages would copy, but the copy is what this version cannot read.
+                raise _fault(NewerSchema(found, known), source)
+            backup_to(conn, target, checkpoint_source=False)
+        finally:
+            conn.close()
     finally:
-        conn.close()
-    _checkpoint(source)
+        # Refused or not: the last connection to close lets SQLite remove the -wal and
+        # -shm that the read-only one may have created (an empty log writes no page).
+        _checkpoint(source)
 
 
 def _fault(error: BaseException, path: str) -> StorageError:

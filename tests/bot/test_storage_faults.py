@@ -132,12 +132,21 @@ def test_a_truncated_database(command: str, healthy: Path, tmp_path: Path) -> No
 
 
 def garble(db: Path) -> None:
-    """Overwrite a stretch of every third page after the schema: damaged rows and b-trees,
-    while the schema itself still reads."""
-    size = db.stat().st_size
+    """Overwrite the head (b-tree header and first cells) of every page of the actions,
+    the outbox and their indexes: damaged rows and b-trees, while the schema and the
+    tables' rows still read. Found by SQLite's own page map, since where free room lies
+    in a page depends on what the rows hold."""
+    lite = sqlite3.connect(db)
+    try:
+        pages = [n for (n,) in lite.execute(
+            "SELECT pageno FROM dbstat WHERE name IN ('actions', 'outbox', 'outbox_due', "
+            "'outbox_by_table', 'sqlite_autoindex_actions_1')")]
+    finally:
+        lite.close()
+    assert pages
     with db.open("r+b") as f:
-        for page in range(2, size // 4096, 3):
-            f.seek(page * 4096 + 100)
+        for page in pages:
+            f.seek((page - 1) * 4096)
             f.write(b"\xde\xad\xbe\xef" * 50)
 
 
