@@ -90,8 +90,9 @@ class UrbanistBot(discord.Client):
         self.tree: app_commands.CommandTree[UrbanistBot] = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         build_commands(self.tree)
-        self.frontend = Frontend(self, Renderer(time_format=discord_time), config.seeds)
-        self.notifier = DiscordNotifier(self.frontend, Pacer(enabled=config.pacing))
+        pacer = Pacer(enabled=config.pacing)  # one budget for posts, DMs and menu edits
+        self.frontend = Frontend(self, Renderer(time_format=discord_time), config.seeds, pacer)
+        self.notifier = DiscordNotifier(self.frontend, pacer)
         self.store: Store | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self.boot_report: BootReport | None = None
@@ -130,6 +131,8 @@ class UrbanistBot(discord.Client):
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         await self.notifier.idle()
+        if self.frontend.has_service:
+            await self.frontend.menus.close_all()
         if self.frontend.has_service:
             await self.service.close()  # the bots' thinking and the AI's worker processes
         if self.store is not None and self.frontend.has_service:

@@ -4,6 +4,7 @@ reach it through ``interaction.client.frontend``."""
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from bot import images
 from bot.discord import components, menus
 from bot.discord.labels import Labels, load_labels
 from bot.discord.limits import split_message
+from bot.discord.livemenus import Closer, MenuKeeper, MenuOf
+from bot.discord.pacing import Pacer
 from bot.service import Actor, FileSpec, Refused, TableInfo, TableService
 from bot.text import Renderer
 
@@ -25,11 +28,13 @@ DEFAULT_LOCALE = "en"
 @dataclass
 class Outgoing:
     """A message to send: text (split if long), an optional image, optional components
-    (they go on the last part, next to the image)."""
+    (they go on the last part, next to the image). ``menu``: the decision ``view`` is the
+    menu of, so the message is closed when that decision closes."""
 
     content: str
     image: images.Image | None = None
     view: discord.ui.View | None = None
+    menu: MenuOf | None = None
 
     def parts(self) -> list[str]:
         return split_message(self.content) or ([] if self.image or self.view else ["…"])
@@ -57,13 +62,17 @@ def locale_from_discord(locale: discord.Locale | str | None) -> str:
 
 class Frontend:
     def __init__(self, client: discord.Client, renderer: Renderer,
-                 seeds: Iterator[int] | None = None) -> None:
+                 seeds: Iterator[int] | None = None, pacer: Pacer | None = None) -> None:
         self.client = client
         self.renderer = renderer
         # Tests pass seeds for reproducible tables; a live bot lets the service draw them.
         self._seeds = seeds
         self._service: TableService | None = None
         self._labels: dict[str, Labels] = {}
+        self.pacer = pacer or Pacer()
+        # Every menu shown, closed when its decision closes (the delivery worker's
+        # transport and the click handlers share it).
+        self.menus = MenuKeeper(client, lambda: self.service, self.pacer)
 
     def attach(self, service: TableService) -> None:
         # The service needs the notifier, which needs this object: attached once built.
@@ -150,6 +159,14 @@ class Frontend:
             return None
         return self.menu(table, int(version), options, locale)
 
+    @staticmethod
+    def menu_of(context: Mapping[str, Any], table: int, seat: int | None) -> MenuOf | None:
+        """Whose menu ``menu_from_context`` builds from ``context``, for ``seat``."""
+        version = context.get("prompt_version")
+        if seat is None or version is None:
+            return None
+        return MenuOf(table, seat, int(version))
+
     # ---------------------------------------------------------------- private content
 
     async def hand_message(self, table_id: int, actor: Actor) -> Outgoing:
@@ -163,7 +180,9 @@ class Frontend:
         info = await self.service.info(table_id)
         image = await self.image_for(note.game, FileSpec("board", note.seat), ctx.get("view"),
                                      info)
-        return Outgoing(content, image, self.menu_from_context(ctx, table_id, note.locale))
+        view = self.menu_from_context(ctx, table_id, note.locale)
+        return Outgoing(content, image, view,
+                        self.menu_of(ctx, table_id, note.seat) if view is not None else None)
 
     async def image_for(self, game: str, spec: FileSpec, view: Mapping[str, Any] | None,
                         info: TableInfo) -> images.Image | None:
@@ -183,7 +202,8 @@ class Frontend:
     async def reply(self, interaction: discord.Interaction[Any], out: Outgoing | str, *,
                     ephemeral: bool = True) -> None:
         """Answer an interaction (first response or follow-up), in as many messages as the
-        text needs; the image and components go with the last one."""
+        text needs; the image and components go with the last one. A decision's menu
+        (``out.menu``) is tracked, to be closed with its decision through the token."""
         if isinstance(out, str):
             out = Outgoing(out)
         parts = out.parts()
@@ -196,16 +216,38 @@ class Frontend:
                     kwargs["file"] = file
                 if out.view is not None:
                     kwargs["view"] = out.view
+            close: Closer | None = None
+            message: Any = None
             if not interaction.response.is_done():
-                await interaction.response.send_message(part, **kwargs)
+                answered = await interaction.response.send_message(part, **kwargs)
+                message = answered.resource
+                close = functools.partial(interaction.edit_original_response, view=None)
             else:
-                await interaction.followup.send(part, **kwargs)
+                message = await interaction.followup.send(part, wait=True, **kwargs)
+                close = functools.partial(interaction.followup.edit_message, message.id,
+                                          view=None)
+            if last and out.menu is not None and out.view is not None and message is not None:
+                await self.menus.keep(out.menu, message, close=close)
 
     async def refuse(self, interaction: discord.Interaction[Any], exc: Refused, *,
                      locale: str, game: str | None = None, table: int | None = None) -> None:
         """A polite no, with the current options as a fresh menu when the refusal has them
         (a stale button shows what can be done now)."""
-        view = None
+        seat = None
+        if table is not None and exc.context.get("options"):
+            try:
+                seat = (await self.service.info(table)).seat_of(str(interaction.user.id))
+            except Refused:
+                seat = None
+        await self.reply(interaction, self.refusal_message(exc, locale, game, table, seat))
+
+    def refusal_message(self, exc: Refused, locale: str, game: str | None, table: int | None,
+                        seat: int | None) -> Outgoing:
+        """The refusal's words, and the menu of ``seat``'s current options when it has
+        them (tracked, so it is closed with that decision)."""
+        view = menu = None
         if table is not None:
             view = self.menu_from_context(exc.context, table, locale)
-        await self.reply(interaction, Outgoing(self.refusal(exc, locale, game), view=view))
+            if view is not None:
+                menu = self.menu_of(exc.context, table, seat)
+        return Outgoing(self.refusal(exc, locale, game), view=view, menu=menu)

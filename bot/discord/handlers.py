@@ -5,14 +5,16 @@ leaves the table as it was."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
 import discord
 
-from bot.discord import components, menus
+from bot.discord import components, ids, menus
 from bot.discord.frontend import Frontend, frontend_of
 from bot.discord.limits import truncate
+from bot.discord.livemenus import MenuOf, is_answer, may_show_menu
 from bot.service import Prompt, Refused
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,29 @@ def _moved_on(prompt: Prompt, version: int) -> Refused | None:
     return None
 
 
+def _shown_version(message: discord.Message | None, table: int, default: int) -> int:
+    """The version of the menu ``message`` shows (all its components carry the same; a
+    forged one aside, so the newest counts)."""
+    found = [ids.menu_version(c.custom_id, table)
+             for row in (message.components if message is not None else [])
+             for c in getattr(row, "children", [row]) if getattr(c, "custom_id", None)]
+    return max((v for v in found if v is not None), default=default)
+
+
+async def _keep_clicked(fe: Frontend, interaction: discord.Interaction[Any], table: int,
+                        seat: int, version: int) -> None:
+    """The clicked message shows (again, or still) the menu of ``seat``'s decision opened
+    at ``version``: tracked, so it is closed with that decision, at once if it is over."""
+    message = interaction.message
+    if message is None or not may_show_menu(message):
+        return
+    close = None
+    if is_answer(message):
+        # An answer to an interaction: only a token edits it, this click's is the newest.
+        close = functools.partial(interaction.edit_original_response, view=None)
+    await fe.menus.keep(MenuOf(table, seat, version), message, close=close)
+
+
 async def play(interaction: discord.Interaction[Any], table: int, version: int,
                text: str) -> None:
     """A button or select carrying one action (its text form) built for ``version``."""
@@ -48,13 +73,16 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
     await interaction.response.defer()
     actor = fe.actor(interaction)
     locale, game = await _where(fe, table, interaction)
+    clicked = interaction.message
+    seat: int | None = None
     try:
         prompt = await fe.service.prompt(table, actor)
         option = next((o for o in prompt.options if o.text == text), None)
-        if interaction.message is not None and interaction.message.guild is None:
+        if clicked is not None and may_show_menu(clicked):
             # This message is answered in place below: the delivery worker must not also
             # disable it when the move closes its decision (two edits, in either order).
-            await fe.service.forget_menu(table, str(interaction.message.id))
+            await fe.menus.forget(table, clicked)
+            seat = prompt.seat
         if option is not None:
             result = await fe.service.act(table, actor, option.json, version=version,
                                           in_place=True)
@@ -63,15 +91,20 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
             result = await fe.service.act_text(table, actor, text, version=version,
                                                in_place=True)
     except Refused as exc:
+        if seat is not None:
+            # Nothing was played, so nothing answers in the clicked message: it keeps
+            # its menu, to close with its decision (now, if the click was stale).
+            await _keep_clicked(fe, interaction, table, seat,
+                                _shown_version(clicked, table, version))
         await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
         return
     await _answer_in_place(interaction, fe, table, result.next_in_place, result.text,
-                           locale=locale, game=game)
+                           locale=locale, game=game, shown=_shown_version(clicked, table, version))
 
 
 async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, table: int,
                            next_here: bool, text: str, *, locale: str,
-                           game: str | None) -> None:
+                           game: str | None, shown: int) -> None:
     """Say what was chosen in the clicked message itself (an answer to the click costs
     no message), and show there what comes next for the player right away: a pick that
     may still change, or their next decision (a refill's next step, a turn's next
@@ -99,18 +132,15 @@ async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, 
         if file is not None:
             kwargs["attachments"] = [file]
     try:
-        message = await interaction.edit_original_response(content=truncate(content),
-                                                           **kwargs)
+        await interaction.edit_original_response(content=truncate(content), **kwargs)
     except discord.HTTPException:
         log.warning("table %d: could not mark the menu as used", table)
+        if now is not None:
+            # It still shows the menu that was clicked, whose decision just closed.
+            await _keep_clicked(fe, interaction, table, now.seat, shown)
         return
-    if message.guild is not None or now is None:
-        return
-    if kwargs["view"] is not None:
-        await fe.service.record_menu(table, now.seat, now.version, str(message.channel.id),
-                                     str(message.id))
-    else:
-        await fe.service.forget_menu(table, str(message.id))
+    if now is not None and kwargs["view"] is not None:
+        await _keep_clicked(fe, interaction, table, now.seat, now.version)
 
 
 async def _navigate(interaction: discord.Interaction[Any], table: int, version: int,
@@ -123,6 +153,9 @@ async def _navigate(interaction: discord.Interaction[Any], table: int, version: 
         prompt = await fe.service.prompt(table, actor)
         problem = _moved_on(prompt, version)
         if problem is not None:
+            # The clicked menu is for a closed decision: closed, if nothing closed it yet.
+            await _keep_clicked(fe, interaction, table, prompt.seat,
+                                _shown_version(interaction.message, table, version))
             raise problem
     except Refused as exc:
         await fe.refuse(interaction, exc, locale=locale, game=game, table=table)
@@ -134,6 +167,9 @@ async def _navigate(interaction: discord.Interaction[Any], table: int, version: 
         plan = menus.plan_group(texts, key, table=table, version=version)
         view = components.menu_view(plan, table, version, fe.labels(locale), back=True)
     await interaction.edit_original_response(view=view)
+    # Tracked again after the edit: a close that ran since the check above took the old
+    # record and left this new view live.
+    await _keep_clicked(fe, interaction, table, prompt.seat, version)
 
 
 async def open_group(interaction: discord.Interaction[Any], table: int, version: int,

@@ -62,6 +62,18 @@ def lobby_bot(table: int) -> str:
     return f"urb:lb:{table}"
 
 
+_MENU = re.compile(r"urb:[asgb]:(?P<table>\d{1,18}):(?P<version>\d{1,9})(?::.*)?", re.DOTALL)
+
+
+def menu_version(custom_id: str, table: int) -> int | None:
+    """The version a menu component of ``table`` (an action, a select, a group, Back) was
+    built for; None for any other component."""
+    match = _MENU.fullmatch(custom_id)
+    if match is None or int(match["table"]) != table:
+        return None
+    return int(match["version"])
+
+
 def is_ours(custom_id: str) -> bool:
     return custom_id.startswith(PREFIX)
 

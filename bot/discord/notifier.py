@@ -89,7 +89,7 @@ class DiscordNotifier:
 
     def __init__(self, fe: Frontend, pacer: Pacer | None = None) -> None:
         self.fe = fe
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer or fe.pacer
         self.status = StatusBoard(fe, self.pacer)
         self._boards: dict[int, str] = {}  # digest of the last board image posted
 
@@ -126,7 +126,8 @@ class DiscordNotifier:
                 continue
             outcome = await self._deliver_private(info, channel, seat, seat_notes)
             results.update({n.outbox_id: outcome for n in seat_notes})
-        await self._close_menus(info)
+        # After every change: the menus of the decisions it closed.
+        await self.fe.menus.close(info)
         return results
 
     # ---------------------------------------------------------------- public
@@ -318,11 +319,9 @@ class DiscordNotifier:
         except Undeliverable as exc:
             log.info("table %d: DM to seat %d not sent (%s)", info.id, seat, exc)
             return exc.delivery
-        if message is not None and out.view is not None:
-            version = next((n.context.get("prompt_version") for n in reversed(notes)
-                            if n.context.get("options")), None)
-            if version is not None:
-                await self.record_menu(info.id, seat, int(version), message)
+        if message is not None and out.menu is not None:
+            # Closed with its decision: by the close that ends this delivery, if it is over.
+            await self.fe.menus.keep(out.menu, message, check=False)
         return "sent"
 
     async def _private_message(self, info: TableInfo, seat: int,
@@ -335,30 +334,10 @@ class DiscordNotifier:
             image = await self.fe.image_for(info.game, FileSpec("board", seat),
                                             image_note.context.get("view"), info)
         # The newest decision wins: older menus in the batch were already superseded.
-        view = None
+        view = menu = None
         for n in reversed(notes):
             if n.context.get("options"):
                 view = self.fe.menu_from_context(n.context, info.id, info.locale)
+                menu = self.fe.menu_of(n.context, info.id, seat) if view else None
                 break
-        return Outgoing("\n\n".join(t for t in texts if t.strip()), image, view)
-
-    # ---------------------------------------------------------------- menus
-
-    async def record_menu(self, table: int, seat: int, version: int,
-                          message: discord.Message) -> None:
-        """Remember a private message that shows a live menu, to disable it later."""
-        await self.fe.service.record_menu(table, seat, version, str(message.channel.id),
-                                          str(message.id))
-
-    async def _close_menus(self, info: TableInfo) -> None:
-        """Disable the menus of decisions that have closed: every menu when the game is
-        over, else those older than their seat's current decision."""
-        for menu in await self.fe.service.closed_menus(info.id):
-            partial = self.fe.client.get_partial_messageable(int(menu.channel_id))
-            await self.pacer.wait(None)
-            try:
-                await partial.get_partial_message(int(menu.message_id)).edit(view=None)
-            except discord.HTTPException as exc:
-                # A deleted message needs nothing; otherwise the stale menu still answers
-                # politely ("moved on"), so nothing is lost.
-                log.info("table %d: could not disable a menu (%s)", info.id, exc.status)
+        return Outgoing("\n\n".join(t for t in texts if t.strip()), image, view, menu)

@@ -58,8 +58,11 @@ async def on_direct_message(fe: Frontend, message: discord.Message) -> None:
     try:
         await fe.service.act_text(info.id, actor, text)
     except Refused as exc:
-        view = fe.menu_from_context(exc.context, info.id, info.locale)
-        await _answer(message, Outgoing(fe.refusal(exc, info.locale, info.game), view=view))
+        out = fe.refusal_message(exc, info.locale, info.game, info.id,
+                                 info.seat_of(actor.user_id))
+        answer = await _answer(message, out)
+        if answer is not None and out.menu is not None:
+            await fe.menus.keep(out.menu, answer)  # closed with its decision
         return
     try:
         await message.add_reaction(DONE)
@@ -79,14 +82,17 @@ def _listed(tables: list[TableInfo]) -> list[dict[str, object]]:
     return [{"table_id": t.id, "game": t.game} for t in tables]
 
 
-async def _answer(message: discord.Message, out: Outgoing) -> None:
+async def _answer(message: discord.Message, out: Outgoing) -> discord.Message | None:
+    """Answer in the DM; the last part sent (which carries the menu), if any."""
     parts = split_message(out.content)
+    sent = None
     for i, part in enumerate(parts):
         kwargs: dict[str, Any] = {}
         if out.view is not None and i == len(parts) - 1:
             kwargs["view"] = out.view
         try:
-            await message.channel.send(part, **kwargs)
+            sent = await message.channel.send(part, **kwargs)
         except discord.HTTPException:
             log.warning("could not answer a DM")
-            return
+            return None
+    return sent

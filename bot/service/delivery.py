@@ -172,22 +172,28 @@ class DeliveryWorker:
                     in_doubt=r.state == "sending", sent=r.sent)
                 for r in rows
             ]
+            broken = False
             try:
                 outcome: Mapping[int, object] = await self.notifier.deliver(notes) or {}
             except Exception as exc:
                 log.exception("table %d: the transport failed", table_id)
                 outcome = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
-            results, failed = self._results(rows, outcome, self.clock.now())
+                broken = True
+            results, failed = self._results(rows, outcome, self.clock.now(), in_doubt=broken)
             await self.store.mark_outbox(results, self.clock.now())
             failures += failed
-            retry = [r.due_at for r in results if r.state == "pending"]
+            retry = [r.due_at for r in results if r.state in ("pending", "sending")]
             if retry:
                 self._wake(table_id, min(retry))
                 return failures
         return failures
 
-    def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object],
-                 now: float) -> tuple[list[OutboxResult], list[tuple[Notification, str]]]:
+    def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object], now: float,
+                 *, in_doubt: bool = False,
+                 ) -> tuple[list[OutboxResult], list[tuple[Notification, str]]]:
+        """The rows' results. ``in_doubt``: the transport failed in the middle, having
+        perhaps sent some of them; their retry is offered as in doubt (``sending``), so
+        the transport looks for them before sending them again."""
         results: list[OutboxResult] = []
         failed: list[tuple[Notification, str]] = []
         for row in rows:
@@ -201,8 +207,8 @@ class DeliveryWorker:
                 delay = max(what.after, backoff(attempts))
                 log.info("table %d: outbox %d retried in %.0f s (%s)", row.table_id, row.id,
                          delay, what.error)
-                results.append(OutboxResult(row.id, "pending", now + delay, what.error,
-                                            sent=sent))
+                results.append(OutboxResult(row.id, "sending" if in_doubt else "pending",
+                                            now + delay, what.error, sent=sent))
             elif isinstance(what, Failed):
                 # An expected refusal (closed DMs) is handled by the caller: a warning
                 # would drown the ones an operator must read.
