@@ -10,7 +10,7 @@ from pathlib import Path
 
 import fakegame  # registers the fake game
 import pytest
-from store_backends import backend, db_url, parametrize_backends, pg_server
+from store_backends import backend, db_url, parametrize_backends, pg_restarter, pg_server
 
 from bot.clock import FakeClock
 from bot.service import Actor, MemoryNotifier, Notification, TableService, TableSettings
@@ -22,7 +22,7 @@ assert fakegame.NAME == "fakepicks"
 # Tests that play whole games with bots use the cheap AI (the product's default level is
 # hard, the search: tests/bot/test_levels.py proves it); subprocesses inherit it.
 os.environ["URBANIST_BOT_LEVEL"] = "normal"
-_FIXTURES = (backend, db_url, pg_server)  # store_backends' fixtures, used by name
+_FIXTURES = (backend, db_url, pg_server, pg_restarter)  # store_backends' fixtures, used by name
 
 # The service suites that run on PostgreSQL as well as SQLite (see store_backends).
 BOTH_BACKENDS = frozenset({"test_actions", "test_lobby", "test_admin", "test_deadlines",

@@ -93,6 +93,39 @@ def start_pg_server() -> PgServer:
     return server
 
 
+class PgRestarter:
+    """Stops and starts the test session's own server (pgserver's) on its data directory
+    and socket, as an operator's ``pg_ctl stop`` / ``start`` would."""
+
+    def __init__(self, server: PgServer) -> None:
+        if server.handle is None:
+            pytest.skip("the server is not this session's own (URBANIST_TEST_PG)")
+        from pgserver._commands import pg_ctl
+
+        self.handle = server.handle
+        self.pg_ctl = pg_ctl
+        self.socket_dir = self.handle.get_postmaster_info().socket_dir
+        self.down = False
+
+    def stop(self) -> None:
+        # Fast: every backend is told "terminating connection due to administrator
+        # command" and closed, as in a restart for an upgrade or a failover.
+        self.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.handle.pgdata,
+                    user=self.handle.system_user, timeout=120)
+        self.down = True
+
+    def start(self) -> None:
+        from pgserver.utils import PostmasterInfo
+
+        # The same options pgserver starts it with: no TCP, the same socket directory.
+        self.pg_ctl(["-w", "-o", '-h ""', "-o", f"-k {self.socket_dir}", "-l",
+                     str(self.handle.log), "start"], pgdata=self.handle.pgdata,
+                    user=self.handle.system_user, timeout=120)
+        # pgserver stops the server it knows at the end of the session: the new one.
+        self.handle._postmaster_info = PostmasterInfo.read_from_pgdata(self.handle.pgdata)
+        self.down = False
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     server = start_pg_server()
@@ -101,6 +134,16 @@ def pg_server() -> Iterator[PgServer]:
         server.handle.cleanup()
         if os.environ.get("URBANIST_TEST_PG_KEEP") != "1":
             shutil.rmtree(server.handle.pgdata.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_restarter(pg_server: PgServer) -> Iterator[PgRestarter]:
+    server = PgRestarter(pg_server)
+    try:
+        yield server
+    finally:
+        if server.down:  # a failed test must not leave the session without its server
+            server.start()
 
 
 @pytest.fixture

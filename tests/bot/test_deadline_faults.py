@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from conftest import HOST, RenderingNotifier, new_table
+from store_backends import PgRestarter, postgres_only
 
 from bot.clock import FakeClock
 from bot.service import TableService, TableSettings, job_id
@@ -90,3 +91,40 @@ async def test_the_sweep_plans_a_due_deadline_that_no_job_holds(
     await service.sweep()
     await wait_for_timeout_move(store, table)
     assert await sources(store, table) == ["player", "timeout"]
+
+
+@postgres_only
+async def test_a_deadline_that_falls_due_while_postgresql_restarts_is_played_after_it(
+        store: Store, notifier: RenderingNotifier, running: AsyncIOScheduler,
+        pg_restarter: PgRestarter) -> None:
+    """The issue's case with a real server: the job fires while PostgreSQL is down, fails
+    (the store's StorageError), and is tried again until the server is back. No sweep
+    runs here: the job's own retries are what bring the seat's move."""
+    clock = FakeClock(start=time.time() - 2 * HOUR)
+    service = TableService(store, notifier, clock=clock, scheduler=running)
+    service.deadlines.retry_base = 0.05
+    table = await table_with_a_deadline_an_hour_past(service)
+    clock.advance(2 * HOUR)
+    service._cache.size = 0  # the job reads the table from the database, as a sharer does
+    tries: list[str] = []
+    on_deadline = service.deadlines._funcs["deadline"]
+
+    async def counted(table_id: int, version: int) -> None:
+        try:
+            await on_deadline(table_id, version)
+        except Exception as exc:
+            tries.append(type(exc).__name__)
+            raise
+
+    service.deadlines._funcs["deadline"] = counted
+    pg_restarter.stop()
+    running.start()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while len(tries) < 3:  # it failed, and was tried again, while the server was down
+        assert loop.time() < end, "the deadline job was not tried again"
+        await asyncio.sleep(0.02)
+    pg_restarter.start()
+    await wait_for_timeout_move(store, table)
+    assert await sources(store, table) == ["player", "timeout"]
+    assert set(tries) <= {"StorageError", "Refused"}, tries

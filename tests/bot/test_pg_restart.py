@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 import pytest
-from store_backends import PgServer
+from store_backends import PgRestarter as Restarter
 
 from bot.store import PostgresStore, Store, TableRecord, VersionConflict, open_store
 from bot.store.health import StorageError
@@ -25,49 +25,6 @@ ATTEMPTS = 400  # calls allowed for the store to find the server back, 50 ms apa
 def _table() -> TableRecord:
     return TableRecord(game="fakepicks", options={"rounds": 2}, seed=5, host_id="u0",
                        max_seats=4, created_at=1.0, updated_at=1.0)
-
-
-class Restarter:
-    """Stops and starts the test session's own server (pgserver's) on its data directory
-    and socket, as an operator's ``pg_ctl stop`` / ``start`` would."""
-
-    def __init__(self, server: PgServer) -> None:
-        if server.handle is None:
-            pytest.skip("the server is not this session's own (URBANIST_TEST_PG)")
-        from pgserver._commands import pg_ctl
-
-        self.handle = server.handle
-        self.pg_ctl = pg_ctl
-        self.socket_dir = self.handle.get_postmaster_info().socket_dir
-        self.down = False
-
-    def stop(self) -> None:
-        # Fast: every backend is told "terminating connection due to administrator
-        # command" and closed, as in a restart for an upgrade or a failover.
-        self.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.handle.pgdata,
-                    user=self.handle.system_user, timeout=120)
-        self.down = True
-
-    def start(self) -> None:
-        from pgserver.utils import PostmasterInfo
-
-        # The same options pgserver starts it with: no TCP, the same socket directory.
-        self.pg_ctl(["-w", "-o", '-h ""', "-o", f"-k {self.socket_dir}", "-l",
-                     str(self.handle.log), "start"], pgdata=self.handle.pgdata,
-                    user=self.handle.system_user, timeout=120)
-        # pgserver stops the server it knows at the end of the session: the new one.
-        self.handle._postmaster_info = PostmasterInfo.read_from_pgdata(self.handle.pgdata)
-        self.down = False
-
-
-@pytest.fixture
-def restarter(pg_server: PgServer) -> Iterator[Restarter]:
-    server = Restarter(pg_server)
-    try:
-        yield server
-    finally:
-        if server.down:  # a failed test must not leave the session without its server
-            server.start()
 
 
 async def _storage_error(call: Awaitable[Any]) -> StorageError:
@@ -86,7 +43,7 @@ async def _wait_for_lock_waiter(admin: asyncpg.Connection[asyncpg.Record]) -> No
 
 
 async def test_calls_across_a_server_restart_raise_only_storage_errors_and_the_store_recovers(
-        store: Store, db_url: str, restarter: Restarter) -> None:
+        store: Store, db_url: str, pg_restarter: Restarter) -> None:
     assert isinstance(store, PostgresStore)
     table_id = await store.create_table(_table(), [])
     # Several idle connections in the pool, as a bot's pool has between clicks.
@@ -107,7 +64,7 @@ async def test_calls_across_a_server_restart_raise_only_storage_errors_and_the_s
         # the loop then read it but not yet the end of the socket: a connection taken
         # now is open but out of step (asyncpg's InternalClientError, "another operation
         # is in progress"), the moment the issue's error came from.
-        restarter.stop()
+        pg_restarter.stop()
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         calls: list[Callable[[], Awaitable[Any]]] = [
@@ -125,7 +82,7 @@ async def test_calls_across_a_server_restart_raise_only_storage_errors_and_the_s
     finally:
         admin.terminate()
 
-    restarter.start()
+    pg_restarter.start()
     for _ in range(ATTEMPTS):
         try:
             found = await store.load_table(table_id)
@@ -184,12 +141,12 @@ async def test_a_connection_out_of_step_is_dropped_and_an_answered_error_keeps_i
 
 
 async def test_closing_a_store_whose_server_is_gone_is_quiet(
-        db_url: str, restarter: Restarter) -> None:
+        db_url: str, pg_restarter: Restarter) -> None:
     store = await open_store(db_url)
     assert isinstance(store, PostgresStore)
     await asyncio.gather(*(store.load_outbox() for _ in range(3)))
-    restarter.stop()
+    pg_restarter.stop()
     try:
         await store.close()
     finally:
-        restarter.start()
+        pg_restarter.start()
