@@ -17,7 +17,7 @@ from bot.clock import FakeClock
 from bot.discord import UrbanistBot, create_bot
 from bot.store import SqliteStore
 
-__all__ = ["bot_logs_stay_quiet", "clock", "simcord_bot", "world"]
+__all__ = ["bot_logs_stay_quiet", "clock", "logged_on_purpose", "simcord_bot", "world"]
 
 
 @pytest.fixture(autouse=True)
@@ -26,9 +26,23 @@ def bot_logs_stay_quiet(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     in these tests, such a warning is a failure the players would have seen."""
     caplog.set_level(logging.INFO, logger="bot")
     yield
-    loud = [r for r in caplog.records
+    # Every phase's records: ``caplog.records`` alone, read here, is the teardown's.
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
+    loud = [r for r in records
             if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
     assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]
+
+
+def logged_on_purpose(caplog: pytest.LogCaptureFixture, *texts: str) -> None:
+    """The test made the bot warn (or log an error) on purpose: each of ``texts`` was
+    logged at WARNING or above, and those records are not failures."""
+    def meant(record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING and any(t in record.getMessage()
+                                                         for t in texts)
+
+    for text in texts:
+        assert any(meant(r) and text in r.getMessage() for r in caplog.records), text
+    caplog.records[:] = [r for r in caplog.records if not meant(r)]
 
 
 @pytest.fixture

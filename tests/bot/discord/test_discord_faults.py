@@ -4,7 +4,9 @@ marking. Nothing owed is lost, nothing is posted twice."""
 
 from __future__ import annotations
 
+import pytest
 from simfixtures import *  # noqa: F403 (the fixtures)
+from simfixtures import logged_on_purpose
 from simtable import World, custom_ids, open_table, simcord_marker
 
 from bot.service import TableInfo
@@ -97,7 +99,7 @@ async def test_a_500_on_a_turn_dm_is_retried_and_the_player_is_told(world: World
 
 
 async def test_a_dm_refused_for_good_marks_the_seat_and_tells_the_channel(
-        world: World) -> None:
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
     info = await started(world)
     alice, bob = world.people[:2]
     seat = min(info.waiting)
@@ -112,10 +114,11 @@ async def test_a_dm_refused_for_good_marks_the_seat_and_tells_the_channel(
     assert not next(s for s in after.seats if s.user_id == str(waiter.id)).dm_ok
     told = [m for m in world.channel_messages() if f"<@{waiter.id}>" in m.content]
     assert told and "/hand" in told[-1].content
+    logged_on_purpose(caplog, "failed: 403 (code 50278)")  # not closed DMs: a warning
 
 
 async def test_a_crash_between_sending_and_marking_posts_nothing_twice(
-        world: World) -> None:
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
     info = await started(world)
     store = world.service.store
     real_mark = store.mark_outbox
@@ -139,6 +142,7 @@ async def test_a_crash_between_sending_and_marking_posts_nothing_twice(
     assert [m.content for m in world.channel_messages()] == posted  # not again
     assert {m.id: len(world.dms(m)) for m in world.people[:2]} == dm_counts
     assert await world.service.store.load_outbox(info.id, ["sending", "pending"]) == []
+    logged_on_purpose(caplog, "delivery failed")  # the simulated crash
 
 
 async def test_when_the_game_ends_no_menu_stays_live(world: World) -> None:

@@ -16,6 +16,7 @@ import pytest
 import simcord
 from simcord.results import to_discord_message
 from simfixtures import *  # noqa: F403 (the fixtures)
+from simfixtures import logged_on_purpose
 from simtable import (
     World,
     buttons,
@@ -254,7 +255,7 @@ def live_dms(world: World, table: int, member: simcord.MemberActor, version: int
 
 
 async def test_a_dm_sent_before_a_failure_is_found_not_sent_again_and_closes(
-        world: World) -> None:
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
     """The transport fails right after a DM went out, before its menu was recorded: the
     retry finds the DM in doubt (it is not sent twice) and tracks its menu, which then
     closes with its decision."""
@@ -280,6 +281,7 @@ async def test_a_dm_sent_before_a_failure_is_found_not_sent_again_and_closes(
     await world.flush()
     store.record_menu = real  # type: ignore[method-assign]
     assert failed
+    logged_on_purpose(caplog, "the transport failed")
     world.clock.advance(60)
     await world.service.sweep()
     await world.flush()

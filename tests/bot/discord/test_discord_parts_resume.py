@@ -10,6 +10,7 @@ from typing import Any
 import discord
 import pytest
 from simfixtures import *  # noqa: F403 (the fixtures)
+from simfixtures import logged_on_purpose
 from simtable import World, label, simcord_marker
 
 from bot.service import TableInfo
@@ -133,7 +134,8 @@ async def test_after_a_restart_the_retry_sends_only_the_missing_part(
 
 
 async def test_a_part_sent_just_before_a_crash_is_found_not_sent_again(
-        world: World, fail_the_scores_part: list[int]) -> None:
+        world: World, fail_the_scores_part: list[int],
+        caplog: pytest.LogCaptureFixture) -> None:
     """The process dies after a part went out and before it was recorded: the rows are
     in doubt, and the parts found in the channel are not sent again."""
     info = await five_player_ginkgopolis(world)
@@ -153,6 +155,7 @@ async def test_a_part_sent_just_before_a_crash_is_found_not_sent_again(
     await play_one(world, info.id)
     delivery.progress = real_progress  # type: ignore[method-assign]
     store.mark_outbox = real_mark  # type: ignore[method-assign]
+    logged_on_purpose(caplog, "delivery failed")  # the simulated crash
     first = posted_since(world, before)
     assert first and "Game over" in first[0]
     in_doubt = await store.load_outbox(info.id, ["sending"])
