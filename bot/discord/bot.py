@@ -133,7 +133,6 @@ class UrbanistBot(discord.Client):
         await self.notifier.idle()
         if self.frontend.has_service:
             await self.frontend.menus.close_all()
-        if self.frontend.has_service:
             await self.service.close()  # the bots' thinking and the AI's worker processes
         if self.store is not None and self.frontend.has_service:
             with contextlib.suppress(Exception):  # they expire anyway
