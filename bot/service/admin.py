@@ -78,13 +78,17 @@ class AdminVerbs(TurnVerbs):
         crash or a failed write may have stopped them), and owed messages that are due
         are sent. Nothing here depends on memory: it all comes from the database.
         Beside other processes, first the leases: only this process's tables are done."""
+        try:
+            await self._sweep()
+        except StorageError as exc:
+            # The database is away (a restart): the next sweep tries again.
+            log.error("sweep: %s", exc)
+
+    async def _sweep(self) -> None:
         await self.refresh_leases()
         if not self.leases.shared:
             # Beside other processes ``refresh_leases`` did this in its ``sync``.
-            try:
-                self.deadlines.catch_up(await self.store.scheduled_timers())
-            except StorageError as exc:
-                log.error("sweep: could not read the timers (%s)", exc)
+            self.deadlines.catch_up(await self.store.scheduled_timers())
         for table_id in await self.store.bot_turn_tables():
             if not self.leases.owns(table_id):
                 continue

@@ -32,6 +32,8 @@ from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
+from bot.service.errors import Refused
+from bot.store.health import StorageError
 from bot.store.records import ScheduledTimer, TimerKind, TimerRecord
 
 log = logging.getLogger(__name__)
@@ -258,8 +260,11 @@ class DeadlineScheduler:
             return
         failures = job.failures + 1
         delay = retry_delay(failures, self.retry_base)
+        # A storage fault is an expected condition (its message says it all); anything
+        # else is a bug, whose traceback is shown once.
+        trace = exc if failures == 1 and not isinstance(exc, StorageError | Refused) else None
         log.warning("table %d: %s job for v%d failed (%s: %s); trying again in %.0f s "
                     "(failure %d)", table_id, kind, version, type(exc).__name__, exc,
-                    delay, failures, exc_info=failures == 1)
+                    delay, failures, exc_info=trace)
         self._add(job.timer(), run_at=self.now() + delay, failures=failures)
 

@@ -26,6 +26,28 @@ log = logging.getLogger(__name__)
 URL_PREFIXES: Final = ("postgresql://", "postgres://")
 
 
+class OutageNoise(logging.Filter):
+    """asyncpg's pool logs every failed attempt to reconnect its floor of connections as
+    a WARNING with a whole traceback, several a second while the server is down: once a
+    line is enough for an operator (the store's own errors say the rest)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Failed to restore the pool"):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def quiet_pool_outages() -> None:
+    """Install ``OutageNoise`` on asyncpg's pool logger, once."""
+    pool_log = logging.getLogger("asyncpg.pool")
+    if not any(isinstance(f, OutageNoise) for f in pool_log.filters):
+        pool_log.addFilter(OutageNoise())
+
+
 def is_postgres_url(target: str | Path | None) -> bool:
     return isinstance(target, str) and target.startswith(URL_PREFIXES)
 

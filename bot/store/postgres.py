@@ -27,7 +27,7 @@ from bot.history.ratings import RatedGame, Rating, Result, settle
 from bot.store import leases
 from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
-from bot.store.pg_faults import explain, pooled, redact
+from bot.store.pg_faults import explain, pooled, quiet_pool_outages, redact
 from bot.store.pg_rows import (
     _COUNT,
     _SEAT_INSERT,
@@ -97,6 +97,7 @@ class PostgresStore:
         """Connect and migrate; a storage fault (no server, no such database, a schema
         from a newer Urbanist) is a ``StorageError`` naming the server, pool closed."""
         where = redact(url)
+        quiet_pool_outages()
         pool: asyncpg.Pool | None = None
         try:
             pool = await asyncpg.create_pool(

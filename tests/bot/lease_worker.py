@@ -24,6 +24,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.service import Actor, MemoryNotifier, Refused, TableService, TableSettings
 from bot.service.live import LiveTable
 from bot.store import open_store
+from bot.store.health import StorageError
 
 assert fakegame.NAME
 ROUNDS = 3
@@ -35,25 +36,35 @@ def say(*words: object) -> None:
 
 
 async def play_tables(service: TableService, owner: str, task: int) -> None:
+    while True:
+        try:
+            await play_one_table(service, owner, task)
+        except (Refused, StorageError):
+            # The database is down (a restart): the player waits and starts again, as a
+            # person would after "I cannot save anything right now".
+            await asyncio.sleep(0.2)
+
+
+async def play_one_table(service: TableService, owner: str, task: int) -> None:
     first, second = Actor(f"{owner}/{task}/a", "A"), Actor(f"{owner}/{task}/b", "B")
     settings = TableSettings(seat_order="join", deadline_seconds=DEADLINE)
-    while True:
-        info = await service.create(first, "fakepicks", options={"rounds": ROUNDS},
-                                    settings=settings)
-        await service.join(info.id, second)
-        await service.start(info.id, first)
-        while (current := await service.info(info.id)).status == "running":
-            if 0 not in current.waiting:
-                await asyncio.sleep(0.05)  # seat 1's deadline, in whichever process
-                continue
-            try:
-                prompt = await service.prompt(info.id, first)
-                option = prompt.options[current.version % len(prompt.options)]
-                result = await service.act(info.id, first, option.json,
-                                           version=prompt.version)
-            except Refused:  # a deadline moved the table meanwhile: look again
-                continue
-            say("ACK", info.id, result.version)
+    info = await service.create(first, "fakepicks", options={"rounds": ROUNDS},
+                                settings=settings)
+    await service.join(info.id, second)
+    await service.start(info.id, first)
+    while (current := await service.info(info.id)).status == "running":
+        if 0 not in current.waiting:
+            await asyncio.sleep(0.05)  # seat 1's deadline, in whichever process
+            continue
+        try:
+            prompt = await service.prompt(info.id, first)
+            option = prompt.options[current.version % len(prompt.options)]
+            result = await service.act(info.id, first, option.json, version=prompt.version)
+        except Refused as refusal:
+            if refusal.code == "storage":
+                raise
+            continue  # a deadline moved the table meanwhile: look again
+        say("ACK", info.id, result.version)
 
 
 async def main(url: str, owner: str, mode: str, tasks: int, ttl: float) -> None:

@@ -11,6 +11,7 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,7 @@ START_TIMEOUT = 120.0
 @dataclass
 class MultiReport:
     kills: int = 0
+    restarts: int = 0  # of the database server, in the middle of the kills
     acknowledged: int = 0
     lost: int = 0  # acknowledged moves not in the log
     tables: int = 0  # tables that were started
@@ -40,6 +42,23 @@ class MultiReport:
     check_exit: int = -1  # `urbanist check` (integrity and replay of every table)
     check_output: str = ""
     errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DatabaseRestart:
+    """Stops the database server, waits ``down`` seconds, starts it again."""
+
+    stop: Callable[[], None]
+    start: Callable[[], None]
+    down: float = 5.0
+
+    async def cycle(self, report: MultiReport) -> None:
+        await asyncio.to_thread(self.stop)
+        try:
+            await asyncio.sleep(self.down)
+        finally:
+            await asyncio.to_thread(self.start)
+        report.restarts += 1
 
 
 class Workers:
@@ -87,10 +106,13 @@ async def kill(proc: asyncio.subprocess.Process) -> None:
 
 async def multi_test(url: str, work_dir: Path, *, processes: int = 3, kills: int = 3,
                      tasks: int = 4, ttl: float = 2.0, seed: int = 1,
-                     between: tuple[float, float] = (0.5, 2.0)) -> MultiReport:
+                     between: tuple[float, float] = (0.5, 2.0),
+                     restart: DatabaseRestart | None = None) -> MultiReport:
     """``processes`` workers play; ``kills`` times one of them, drawn at random, is
     SIGKILLed after a random pause and replaced by a new process; then all are killed and
-    one ``drain`` process takes every table over and lets the deadlines finish them."""
+    one ``drain`` process takes every table over and lets the deadlines finish them.
+    With ``restart``, the database server itself is stopped halfway through the kills
+    for ``restart.down`` seconds, then started again (the processes live on)."""
     store = await open_store(url)  # the schema, once, before the processes race for it
     await store.close()
     rng = random.Random(seed)
@@ -102,6 +124,8 @@ async def multi_test(url: str, work_dir: Path, *, processes: int = 3, kills: int
         for k in range(kills):
             # Each pause runs from when every process is up, not from its spawn.
             await workers.until("READY", owners, report)
+            if restart is not None and k == kills // 2:
+                await restart.cycle(report)
             await asyncio.sleep(rng.uniform(*between))
             victim = rng.randrange(processes)
             await kill(procs[victim])

@@ -131,15 +131,17 @@ def test_run_without_a_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyP
 
 async def test_start_up_opens_the_database_and_plans_the_jobs(tmp_path: Path) -> None:
     """What ``urbanist run`` does before connecting: open the SQLite file, rebuild every
-    deadline from it into APScheduler, register the persistent components."""
+    deadline from it (APScheduler holds those due within the hour: here the reminders,
+    the deadline stays planned for the sweep to bring in), register the persistent
+    components."""
     db = tmp_path / "urbanist.sqlite3"
     clock = FakeClock()
     store = await SqliteStore.open(db)
     try:
         service = TableService(store, MemoryNotifier(), clock=clock)
         host, guest = Actor("1", "Ann"), Actor("2", "Ben")
-        info = await service.create(host, "skybridge",
-                                    settings=TableSettings(seat_order="join"))
+        info = await service.create(host, "skybridge", settings=TableSettings(
+            seat_order="join", deadline_seconds=2 * 3600, reminders=(3600, 1800)))
         await service.join(info.id, guest)
         info = await service.start(info.id, host)
     finally:
@@ -150,7 +152,11 @@ async def test_start_up_opens_the_database_and_plans_the_jobs(tmp_path: Path) ->
     try:
         assert bot.scheduler is not None and bot.scheduler.running
         jobs = {job.id for job in bot.scheduler.get_jobs()}
-        assert job_id(info.id, info.version, "deadline") in jobs
+        assert job_id(info.id, info.version, "reminder") in jobs
+        assert job_id(info.id, info.version, "deadline") not in jobs
+        assert bot.service is not None
+        planned = bot.service.deadlines.planned[info.id]
+        assert planned["deadline"].id == job_id(info.id, info.version, "deadline")
         assert bot.boot_report is not None and bot.boot_report.running_tables == 1
     finally:
         await bot.shutdown()

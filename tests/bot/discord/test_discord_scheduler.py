@@ -17,14 +17,17 @@ import apscheduler.triggers.interval
 import pytest
 import simcord
 from simfixtures import *  # noqa: F403 (the fixtures)
-from simtable import World, open_table, simcord_marker
+from simtable import NO_PRIVILEGED, World, open_table
 
 from bot.clock import FakeClock
 from bot.discord import UrbanistBot, create_bot
 from bot.service import job_id
 from bot.store import SqliteStore
 
-pytestmark = simcord_marker
+# simcord waits for the bot's timers that fall due within its settle bound; the bound
+# must stay under the sweep's 30 s period, or the sweep, always due again, never lets a
+# settle end (simtable's 120 s bound suits the tests without a scheduler).
+pytestmark = pytest.mark.simcord(approved_intents=NO_PRIVILEGED, settle_timeout=20.0)
 
 SIMCORD_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)  # simcord's clock at elapsed 0
 HOUR = 3600
