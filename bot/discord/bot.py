@@ -6,6 +6,7 @@ Intents: ``guilds`` (channels and threads the tables live in) and ``dm_messages`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -96,6 +97,7 @@ class UrbanistBot(discord.Client):
         self.store: Store | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self.boot_report: BootReport | None = None
+        self._audit: asyncio.Task[list[str]] | None = None
 
     @property
     def service(self) -> TableService:
@@ -118,6 +120,8 @@ class UrbanistBot(discord.Client):
         if self.scheduler is not None:
             service.start_sweeping(self.scheduler)
             self.scheduler.start()
+        # The check of every row runs beside the tables, never before their deadlines.
+        self._audit = asyncio.get_running_loop().create_task(service.audit())
         # Every button and select ever sent answers again, whatever its message.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(UrbanistTranslator())  # French names for French clients
@@ -130,6 +134,10 @@ class UrbanistBot(discord.Client):
         """Stop the jobs, publish what is queued, close the database."""
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self._audit is not None:
+            self._audit.cancel()
+            await asyncio.gather(self._audit, return_exceptions=True)
+            self._audit = None
         await self.notifier.idle()
         if self.frontend.has_service:
             await self.frontend.menus.close_all()

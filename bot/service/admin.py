@@ -54,24 +54,41 @@ class AdminVerbs(TurnVerbs):
         self.deadlines.sync(await self.store.scheduled_timers())
 
     async def boot(self, *, verify: bool = False) -> BootReport:
-        """Check the database, then rebuild every deadline and reminder job from it.
-        With ``verify``, also replay every running table's log (slow; see ``verify``)."""
-        problems = await self.store.integrity_check()
+        """Refuse a damaged database, then rebuild every deadline and reminder job from
+        it. A start reads the live tables' timers only, whatever the history holds: the
+        check of every row and the replay of every log are ``urbanist check``'s (and,
+        with ``verify``, the running tables' logs are replayed here too; slow)."""
+        problems = list(self.store.problems)
         if problems:
             raise StoreCorrupt("; ".join(problems[:5]))
         if not self.leases.shared:
             self.deadlines.plan_all(await self.store.scheduled_timers())
-        running = await self.store.find_tables(statuses=["running"])
+        running = await self.store.table_ids(["running"])
         if verify:
-            for table in running:
-                report = await self.verify(table.id)
+            for table_id in running:
+                report = await self.verify(table_id)
                 if not report.ok:
-                    raise StoreCorrupt(f"table {table.id}: {report.problem}")
+                    raise StoreCorrupt(f"table {table_id}: {report.problem}")
         # Beside other processes the sweep takes the leases, then plans their tables' jobs.
         await self.sweep()
         jobs = self.deadlines.job_count()
         log.info("boot: %d running tables, %d jobs", len(running), jobs)
         return BootReport(tuple(problems), jobs, len(running))
+
+    async def audit(self) -> list[str]:
+        """The check of every row that a start no longer waits for (its cost grows with
+        the whole history): run in the background once the bot is up. Each problem is
+        logged as an error that says to run ``urbanist check``; returns them."""
+        try:
+            problems = await self.store.integrity_check()
+        except StorageError as exc:
+            problems = [str(exc)]
+        for problem in problems:
+            log.error("database check: %s (run `urbanist check` for the whole report)",
+                      problem)
+        if not problems:
+            log.info("database check: no problem found")
+        return problems
 
     async def sweep(self) -> None:
         """The periodic job (and the end of the boot): bots that owe a move play it (a

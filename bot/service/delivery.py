@@ -32,8 +32,11 @@ BACKOFF_BASE = 2.0
 BACKOFF_MAX = 600.0
 # A row that still fails after this many attempts is given up (and recorded as failed).
 MAX_ATTEMPTS = 12
-# Sent and failed rows are kept this long for inspection, then pruned by the sweep.
-KEEP_SECONDS = 7 * 24 * 3600
+# A sent row is kept an hour (what went out lately, for whoever looks), a failed one a
+# week (why a seat was marked unreachable); then the sweep prunes them. The database grows
+# by the actions, not by every message sent (issue 23, item 10).
+SENT_KEEP_SECONDS = 3600
+FAILED_KEEP_SECONDS = 7 * 24 * 3600
 
 Failure = tuple[Notification, str]  # a notification given up, and why
 OnFailed = Callable[[Notification, str], Awaitable[None]]
@@ -48,7 +51,8 @@ class OutboxStore(Protocol):
 
     async def outbox_tables(self, now: float) -> list[int]: ...
 
-    async def prune_outbox(self, before: float) -> int: ...
+    async def prune_outbox(self, before: float, *, failed_before: float | None = None
+                           ) -> int: ...
 
 
 def backoff(attempts: int) -> float:
@@ -109,7 +113,8 @@ class DeliveryWorker:
                 await self._report(await self.run_table(table_id))
             else:
                 self.kick(table_id)
-        await self.store.prune_outbox(now - KEEP_SECONDS)
+        await self.store.prune_outbox(now - SENT_KEEP_SECONDS,
+                                      failed_before=now - FAILED_KEEP_SECONDS)
         return len(tables)
 
     async def progress(self, outbox_ids: Sequence[int], sent: Sequence[str]) -> None:

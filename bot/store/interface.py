@@ -23,10 +23,16 @@ from bot.store.records import (
 
 
 class Store(Protocol):
+    # What the quick check found when the store was opened (SQLite; PostgreSQL checks
+    # its own pages): when any, the store refuses every write. A start reads this, not
+    # ``integrity_check``, whose cost grows with the whole history.
+    problems: list[str]
+
     async def close(self) -> None: ...
 
     async def integrity_check(self) -> list[str]:
-        """Problems found by the database's own check; empty when all is well."""
+        """Problems found by the database's own check, and rows that do not decode;
+        empty when all is well. Reads every row: ``urbanist check``'s, not a start's."""
         ...
 
     async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
@@ -84,7 +90,10 @@ class Store(Protocol):
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]: ...
 
-    async def prune_outbox(self, before: float) -> int: ...
+    async def prune_outbox(self, before: float, *, failed_before: float | None = None) -> int:
+        """Delete the rows sent before ``before`` and those failed for good before
+        ``failed_before`` (``before`` when None); returns how many."""
+        ...
 
     async def record_menu(self, menu: MenuRecord) -> None: ...
 

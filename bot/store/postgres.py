@@ -90,6 +90,7 @@ class PostgresStore:
         self._pool = pool
         self.url = url
         self.where = redact(url)
+        self.problems: list[str] = []  # the server checks its own pages
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = POOL_MAX
@@ -323,10 +324,12 @@ class PostgresStore:
             rows = await conn.fetch(sql + " ORDER BY id", *params)
         return [_outbox_from_row(r) for r in rows]
 
-    async def prune_outbox(self, before: float) -> int:
+    async def prune_outbox(self, before: float, *, failed_before: float | None = None) -> int:
+        failed = before if failed_before is None else failed_before
         async with self._connection() as conn:
-            status = await conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') "
-                                        "AND done_at < $1", float(before))
+            status = await conn.execute(
+                "DELETE FROM outbox WHERE (state = 'sent' AND done_at < $1) OR "
+                "(state = 'failed' AND done_at < $2)", float(before), float(failed))
         return int(status.split()[-1])
 
     async def record_menu(self, menu: MenuRecord) -> None:

@@ -6,6 +6,7 @@ run there in one hop (see ``SqliteStore._run``), so operations never interleave.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -210,8 +211,12 @@ class SqliteStore:
         await self._conn.close()
 
     async def integrity_check(self) -> list[str]:
-        """Every problem found (see ``health.integrity_problems``); [] when healthy."""
-        return await self._run(health.integrity_problems)
+        """Every problem found (see ``health.integrity_problems``); [] when healthy. On a
+        connection of its own (a reader beside the writer, in WAL mode): the check reads
+        every row, and the store's connection stays free for the tables meanwhile."""
+        if self.path == health.MEMORY or self.path.startswith("file:"):
+            return await self._run(health.integrity_problems)
+        return await asyncio.to_thread(_check_apart, self.path)
 
     async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
                            outbox: Sequence[OutboxRow] = ()) -> int:
@@ -291,8 +296,8 @@ class SqliteStore:
         rows = await self._run(_fetchall, sql + " ORDER BY id", params)
         return [outbox_from_row(r) for r in rows]
 
-    async def prune_outbox(self, before: float) -> int:
-        return await self._run(prune_outbox, before)
+    async def prune_outbox(self, before: float, *, failed_before: float | None = None) -> int:
+        return await self._run(prune_outbox, before, failed_before)
 
     async def record_menu(self, menu: MenuRecord) -> None:
         await self._run(record_menu, menu)
@@ -411,6 +416,17 @@ class SqliteStore:
 
 
 # The operations themselves: plain functions of a sqlite3 connection, run on its thread.
+
+
+def _check_apart(path: str) -> list[str]:
+    try:
+        conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return [f"integrity: the check could not open the file: {exc}"]
+    try:
+        return health.integrity_problems(conn)
+    finally:
+        conn.close()
 
 
 def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:

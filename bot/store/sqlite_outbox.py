@@ -77,10 +77,12 @@ def mark_outbox(conn: sqlite3.Connection, results: list[OutboxResult], now: floa
              for r in results])
 
 
-def prune_outbox(conn: sqlite3.Connection, before: float) -> int:
+def prune_outbox(conn: sqlite3.Connection, before: float,
+                 failed_before: float | None = None) -> int:
+    failed = before if failed_before is None else failed_before
     with Transaction(conn):
-        return conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') AND "
-                            "done_at < ?", (before,)).rowcount
+        return conn.execute("DELETE FROM outbox WHERE (state = 'sent' AND done_at < ?) OR "
+                            "(state = 'failed' AND done_at < ?)", (before, failed)).rowcount
 
 
 def record_menu(conn: sqlite3.Connection, menu: MenuRecord) -> None:

@@ -27,15 +27,30 @@ from engine.core import get_game
 DAY = 24 * 3600.0
 
 
-async def test_boot_refuses_a_corrupt_database(service: TableService, store: SqliteStore,
-                                               db_path: Path) -> None:
-    table = await new_table(service, humans=2)
-    assert (await service.boot()).running_tables == 1  # healthy: boots
+async def test_a_row_that_does_not_decode_is_found_by_the_audit_not_the_start(
+        service: TableService, store: SqliteStore, db_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A start reads the live tables' timers only (issue 25): one table whose snapshot no
+    longer decodes does not keep the others' deadlines from being planned. The audit that
+    runs once the bot is up finds it, and says to run ``urbanist check``."""
+    broken, sound = await new_table(service, humans=2), await new_table(service, humans=2)
+    assert await service.audit() == []
     conn = sqlite3.connect(db_path)
     with conn:
-        conn.execute("UPDATE tables SET snapshot = '{not json' WHERE id = ?", (table,))
+        conn.execute("UPDATE tables SET snapshot = '{not json' WHERE id = ?", (broken,))
     conn.close()
-    with pytest.raises(StoreCorrupt, match="snapshot"):
+    report = await service.boot()
+    assert report.running_tables == 2
+    assert set(service.deadlines.planned) == {broken, sound}
+    (problem,) = await service.audit()
+    assert f"tables {broken}: snapshot is not JSON" in problem
+    assert "run `urbanist check`" in caplog.text
+
+
+async def test_boot_refuses_a_file_that_failed_its_quick_check(
+        service: TableService, store: SqliteStore) -> None:
+    store.problems = ["*** in database main *** Page 7: btreeInitPage() returns error code 11"]
+    with pytest.raises(StoreCorrupt, match="btreeInitPage"):
         await service.boot()
 
 

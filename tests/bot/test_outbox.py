@@ -12,7 +12,7 @@ from conftest import HOST, PLAYERS, new_table
 
 from bot.clock import FakeClock
 from bot.service import MemoryNotifier, Notification, TableService
-from bot.service.delivery import MAX_ATTEMPTS, backoff
+from bot.service.delivery import FAILED_KEEP_SECONDS, MAX_ATTEMPTS, SENT_KEEP_SECONDS, backoff
 from bot.service.notifications import HELD, Delivery, Failed, Retry
 from bot.store import SqliteStore
 
@@ -145,5 +145,28 @@ async def test_held_news_waits_for_news_that_is_not_deferred(
         # Each deferred note was offered again until it went out with its round.
         assert {n.outbox_id for n in deferred} <= {n.outbox_id for n in holding.notes}
         assert await store.load_outbox(table, ["held", "pending"]) == []
+    finally:
+        await store.close()
+
+
+async def test_the_sweep_prunes_what_was_sent_an_hour_on_and_what_failed_a_week_on(
+        db_path: Path, clock: FakeClock) -> None:
+    """Issue 23, item 10: the database grows by the actions, not by every message sent."""
+    notifier = ScriptedNotifier(answer=lambda n: Failed("403 (code 50007)")
+                                if n.seat == 1 else "sent")
+    store, service = await open_service(db_path, notifier, clock)
+    try:
+        table = await new_table(service, humans=2)
+        states = {r.state for r in await store.load_outbox(table)}
+        assert states == {"sent", "failed"}
+        clock.advance(SENT_KEEP_SECONDS - 1)
+        await service.delivery.sweep()
+        assert {r.state for r in await store.load_outbox(table)} == {"sent", "failed"}
+        clock.advance(2)
+        await service.delivery.sweep()
+        assert {r.state for r in await store.load_outbox(table)} == {"failed"}
+        clock.advance(FAILED_KEEP_SECONDS)
+        await service.delivery.sweep()
+        assert await store.load_outbox(table) == []
     finally:
         await store.close()

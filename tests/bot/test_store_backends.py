@@ -324,6 +324,24 @@ async def test_a_row_done_with_keeps_its_identity_not_its_bulk(store: Store) -> 
         assert rows[owed].payload["fallback"] == "y" * 100
 
 
+async def test_sent_rows_go_sooner_than_failed_ones(store: Store) -> None:
+    """The sweep keeps a sent row an hour and a failed one a week: a row owed is never
+    pruned, whatever its age."""
+    table_id = await store.create_table(_table(), [], outbox=[_note(0, n) for n in range(4)])
+    ids = [r.id for r in await store.load_outbox(table_id)]
+    await store.mark_outbox([OutboxResult(ids[0], "sent"),
+                             OutboxResult(ids[1], "failed", error="gone"),
+                             OutboxResult(ids[2], "pending", due_at=5.0)], 10.0)
+    await store.mark_outbox([OutboxResult(ids[3], "sent")], 30.0)
+    # Sent before 20 go; failed rows stay until their own, earlier, limit.
+    assert await store.prune_outbox(20.0, failed_before=5.0) == 1
+    assert [r.id for r in await store.load_outbox(table_id)] == ids[1:]
+    assert await store.prune_outbox(20.0, failed_before=15.0) == 1
+    assert [r.id for r in await store.load_outbox(table_id)] == ids[2:]
+    assert await store.prune_outbox(1e9) == 1  # the pending row stays
+    assert [r.id for r in await store.load_outbox(table_id)] == [ids[2]]
+
+
 async def test_menus_are_taken_once(store: Store) -> None:
     table_id = await store.create_table(_table(), [])
     for seat, version, message in ((0, 1, "m1"), (0, 3, "m2"), (1, 2, "m3")):
