@@ -76,3 +76,23 @@ async def test_the_chunked_group_view_fits_discord_with_back_on_its_own_row() ->
     assert [s["custom_id"] for s in selects] == [ids.action_select(TABLE, VERSION, part)
                                                  for part in range(4)]
     assert back["custom_id"] == ids.back(TABLE, VERSION)
+
+
+def test_two_groups_of_more_than_25_options_are_a_select_of_two_groups() -> None:
+    texts = [*card_options("B16", 15), *card_options("R7", 13)]
+    assert len(texts) > SELECT_OPTIONS
+    top = plan(texts, table=TABLE, version=VERSION)
+    assert not top.selects and not top.buttons
+    assert [[g.key for g in part] for part in top.groups] == [["B16", "R7"]]
+    assert [len(g.texts) for g in top.groups[0]] == [17, 15]
+
+
+def test_a_short_label_whose_custom_id_is_too_long_is_no_button() -> None:
+    # A button's custom id carries the table, the version and the text: big ids make a
+    # label of 75 characters too long for Discord's 100-character custom id.
+    table, version, text = 10**12, 10**6, "x" * 75
+    assert len(text) <= 80 and len(ids.action(table, version, text)) > 100
+    menu = plan([text, "b"], table=table, version=version)
+    assert not menu.buttons and menu.selects == ((text, "b"),)
+    fits = plan([text, "b"], table=TABLE, version=VERSION)
+    assert fits.buttons == (text, "b")
