@@ -11,16 +11,17 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fulldisk import disk, fill
 
 from bot.store.health import EXIT_STORAGE
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 120  # seconds before a command counts as hung
 FULL = "is full: free some space, then try again"
+_FIXTURES = (disk,)
 
 
 def urbanist(*args: str, stdin: str = "quit\n") -> subprocess.CompletedProcess[str]:
@@ -35,33 +36,6 @@ def one_line(result: subprocess.CompletedProcess[str]) -> str:
     assert len(lines) == 1, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     return lines[0]
-
-
-@pytest.fixture
-def disk(tmp_path: Path) -> Iterator[Path]:
-    """A 4 MiB file system of its own, unmounted after the test."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "urbanist-test",
-                           str(mount)], capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=True)
-
-
-def fill(disk: Path) -> Path:
-    """Take every free byte of ``disk`` with one file; returns it (delete it to free)."""
-    filler = disk / "filler"
-    with filler.open("wb", buffering=0) as f:
-        try:
-            while True:
-                f.write(b"\0" * 4096)
-        except OSError as exc:
-            assert exc.errno == 28, exc
-    return filler
 
 
 def at_prompt(process: subprocess.Popen[bytes]) -> bytes:

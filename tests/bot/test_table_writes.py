@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import HOST, PLAYERS, RenderingNotifier, new_table
+from fulldisk import disk, fill
 
 from bot.clock import FakeClock
 from bot.service import Refused, TableService, TableSettings
@@ -81,24 +82,35 @@ async def test_forged_ids_do_not_grow_the_lock_map(service: TableService) -> Non
     assert len(service._lock_map) < 10
 
 
+_FIXTURES = (disk,)
+
+
 async def test_a_full_disk_refuses_the_move_and_changes_nothing(
-        service: TableService, store: SqliteStore) -> None:
-    table = await new_table(service, humans=2)
-    before = await store.load_table(table)
-    assert before is not None
-    pages = (await store._run(lambda c: c.execute("PRAGMA page_count").fetchone()))[0]
-    await store._run(lambda c: c.execute(f"PRAGMA max_page_count = {pages}").fetchone())
-    prompt = await service.prompt(table, HOST)
-    with pytest.raises(Refused) as refused:
-        await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
-    assert refused.value.code == "storage" and refused.value.context["fault"] == "disk_full"
-    after = await store.load_table(table)
-    assert after is not None
-    assert (after.version, after.snapshot) == (before.version, before.snapshot)
-    assert await store.load_actions(table) == []
-    await store._run(lambda c: c.execute("PRAGMA max_page_count = 1073741823").fetchone())
-    result = await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
-    assert result.version == before.version + 1
+        disk: Path, clock: FakeClock) -> None:
+    """A real full disk (a small tmpfs, every free byte taken once the table is dealt):
+    the move is refused as such, nothing of it is kept, and once room is made it plays."""
+    store = await SqliteStore.open(disk / "urbanist.sqlite3")
+    try:
+        service = TableService(store, RenderingNotifier(), clock=clock)
+        table = await new_table(service, humans=2)
+        before = await store.load_table(table)
+        assert before is not None
+        filler = fill(disk)
+        prompt = await service.prompt(table, HOST)
+        with pytest.raises(Refused) as refused:
+            await service.act(table, HOST, prompt.options[0].json, version=prompt.version)
+        assert refused.value.code == "storage"
+        assert refused.value.context["fault"] == "disk_full"
+        after = await store.load_table(table)
+        assert after is not None
+        assert (after.version, after.snapshot) == (before.version, before.snapshot)
+        assert await store.load_actions(table) == []
+        filler.unlink()
+        result = await service.act(table, HOST, prompt.options[0].json,
+                                   version=prompt.version)
+        assert result.version == before.version + 1
+    finally:
+        await store.close()
 
 
 async def test_a_bot_that_could_not_reply_is_resumed_by_the_sweep(
