@@ -4,7 +4,8 @@
     python benchmarks/start.py --tables 100000 --runs 1
 
 The database: 4-player tables of all four games with their whole action logs, outboxes
-(delivered) and timers, a tenth of them finished. Sixteen template tables are played
+(delivered: a running table keeps what its last two versions sent, as each tree's store
+keeps it) and timers, a tenth of them finished. Sixteen template tables are played
 through the service (per game: one game to its end, and the same game stopped at a
 quarter, a half and three quarters of its actions), then copied in bulk with new ids
 until there are ``--tables``; the running copies' deadlines are spread over a day.
@@ -118,14 +119,15 @@ def columns(conn: sqlite3.Connection, table: str) -> list[str]:
 
 
 def copy_rows(conn: sqlite3.Connection, table: str, key: str, *,
-              fresh_id: bool = False, shift: dict[str, str] | None = None) -> None:
+              fresh_id: bool = False, shift: dict[str, str] | None = None,
+              where: str = "1") -> None:
     """Copy ``table``'s rows of each template to every table mapped to it (``copies``),
     ``key`` naming the column that holds the table's id."""
     names = [c for c in columns(conn, table) if not (fresh_id and c == "id")]
     shift = shift or {}
     chosen = ", ".join("c.new_id" if c == key else shift.get(c, f"x.{c}") for c in names)
     conn.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {chosen} "
-                 f"FROM copies c JOIN {table} x ON x.{key} = c.template")
+                 f"FROM copies c JOIN {table} x ON x.{key} = c.template WHERE {where}")
 
 
 def grow(path: Path, tables: int) -> None:
@@ -153,7 +155,11 @@ def grow(path: Path, tables: int) -> None:
             copy_rows(conn, "tables", "id", shift={"channel_id": "'c' || c.new_id"})
             for table in ("seats", "actions", "results"):
                 copy_rows(conn, table, "table_id")
-            copy_rows(conn, "outbox", "table_id", fresh_id=True)
+            # The outbox of a running copy: what its last two versions sent (older rows
+            # are pruned by then; a finished copy is older than every row's keep).
+            copy_rows(conn, "outbox", "table_id", fresh_id=True,
+                      where="x.version >= (SELECT version FROM tables t WHERE t.id = "
+                            "x.table_id) - 1 AND c.new_id % 10 != 0")
             copy_rows(conn, "timers", "table_id",
                       shift={"due_at": "x.due_at - 43200 + (c.new_id * 7919) % 86400"})
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
