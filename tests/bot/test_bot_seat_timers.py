@@ -12,7 +12,7 @@ import thinkgame  # registers the fakethink game
 from conftest import HOST, PLAYERS, RenderingNotifier, new_table
 
 from bot.clock import FakeClock
-from bot.service import TableService, TableSettings
+from bot.service import Actor, TableService, TableSettings
 from bot.service.thinking import Thinker, ThinkJob
 from bot.store import SqliteStore
 from engine.core import get_game
@@ -102,3 +102,47 @@ async def test_a_seat_given_to_a_thinking_bot_has_no_deadline_while_it_thinks(
     finally:
         thinker.gate.set()
         await service.close()
+
+
+async def test_a_thinking_bot_seat_given_to_a_person_gets_a_fresh_deadline(
+        store: SqliteStore, notifier: RenderingNotifier, clock: FakeClock) -> None:
+    thinker = GatedThinker()
+    service = TableService(store, notifier, clock=clock, thinker=thinker)
+    try:
+        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=5,
+                                    settings=TableSettings(seat_order="join", ai_level="hard"))
+        for actor in PLAYERS[1:3]:
+            await service.join(info.id, actor)
+        await service.start(info.id, HOST)
+        await service.kick(info.id, HOST, 2)
+        await thinker.asked.wait()
+        clock.advance(3600)
+        newcomer = Actor("u7", "Gil")
+        await service.replace(info.id, HOST, 2, by=newcomer)
+        now = await service.info(info.id)
+        assert not now.seats[2].is_bot and 2 in now.waiting
+        assert now.deadlines[2] == clock.now() + DAY  # counted from the hand-over
+        assert (await timer_seats(store, info.id))[2] == {"deadline", "reminder"}
+        thinker.gate.set()
+        await service.settle(info.id)
+        assert 2 in (await service.info(info.id)).waiting  # the bot's late choice is dropped
+    finally:
+        thinker.gate.set()
+        await service.close()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bot/service/seats.py replace() gives a bot seat's new player fresh timers only when "
+    "the table is running: handed to a person while paused, the seat has no deadline, "
+    "after the resume too, and the table waits on it for ever"))
+async def test_a_bot_seat_given_to_a_person_on_a_paused_table_gets_a_deadline(
+        service: TableService, store: SqliteStore, clock: FakeClock) -> None:
+    table = await new_table(service, humans=3)
+    await service.pause(table, HOST)
+    await service.kick(table, HOST, 2)  # paused: the bot does not pick
+    await service.replace(table, HOST, 2, by=Actor("u7", "Gil"))
+    clock.advance(3600)
+    await service.resume(table, HOST)
+    info = await service.info(table)
+    assert 2 in info.waiting and not info.seats[2].is_bot
+    assert 2 in info.deadlines
