@@ -17,7 +17,7 @@ from bot.clock import FakeClock
 from bot.service import TableService, TableSettings
 from bot.service.thinking import Thinker, ThinkJob
 from bot.store import SqliteStore
-from engine.core import get_game
+from engine.core import Rng, get_game
 
 assert thinkgame.NAME == "fakethink"
 
@@ -145,5 +145,36 @@ async def test_a_late_seat_played_by_a_pooled_level_gets_a_legal_move(
         assert [(a.seat, a.source, a.action) for a in actions][1:] == [
             (1, "timeout", legal_then(job)[0])]
         assert (await service.verify(info.id)).ok
+    finally:
+        await service.close()
+
+
+async def test_a_late_seat_plays_the_pools_legal_choice_as_it_is(
+        store: SqliteStore, notifier: RenderingNotifier, clock: FakeClock) -> None:
+    """A legal answer of the pool is played as it came, not chosen again on the event
+    loop: here the pool answers the last legal card, which the AI would not choose."""
+
+    def last_legal(job: ThinkJob, jobs: list[ThinkJob]) -> dict[str, Any]:
+        return legal_then(job)[-1]
+
+    thinker = ScriptedThinker(last_legal)
+    service = TableService(store, notifier, clock=clock, thinker=thinker)
+    try:
+        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=3,
+                                    settings=TableSettings(seat_order="join", ai_level="hard"))
+        await service.join(info.id, PLAYERS[1])
+        await service.start(info.id, HOST)
+        prompt = await service.prompt(info.id, HOST)
+        await service.act(info.id, HOST, prompt.options[0].json, version=prompt.version)
+        clock.advance(25 * 3600)
+        await service.on_deadline(info.id, (await service.info(info.id)).version)
+        (job,) = thinker.jobs
+        game = get_game(job.game)
+        state = game.state_from_json(job.state)
+        own = game.ai(job.kind).choose(state, job.seat, Rng.from_seed(job.seed)).to_json()
+        assert own != legal_then(job)[-1]  # the AI itself would play another card
+        actions = await store.load_actions(info.id)
+        assert [(a.seat, a.source, a.action) for a in actions][1:] == [
+            (1, "timeout", legal_then(job)[-1])]
     finally:
         await service.close()
