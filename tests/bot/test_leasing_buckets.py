@@ -6,6 +6,7 @@ lease calls are the same on PostgreSQL, tests/bot/test_leases.py)."""
 from __future__ import annotations
 
 import itertools
+from typing import Any, cast
 
 import pytest
 
@@ -82,3 +83,39 @@ async def test_the_shares_of_processes_that_do_not_divide_the_buckets_differ_by_
     sizes = [len(p.held) for p in processes]
     assert sum(sizes) == BUCKETS
     assert max(sizes) - min(sizes) <= 1, sizes
+
+
+class RacingStore:
+    """The store, with another process taking ``bucket`` between the moment a refresh
+    read the leases and the moment it asks for that one (once)."""
+
+    def __init__(self, store: Store, bucket: int) -> None:
+        self.store = store
+        self.bucket = bucket
+        self.raced = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def acquire_lease(self, name: str, owner: str, now: float, ttl: float) -> Any:
+        if name == f"bucket:{self.bucket}" and owner != "rival" and not self.raced:
+            self.raced = True
+            assert await self.store.acquire_lease(name, "rival", now, ttl) is not None
+        return await self.store.acquire_lease(name, owner, now, ttl)
+
+
+async def test_a_bucket_lost_in_a_race_is_not_counted_as_held(store: Store) -> None:
+    racing = RacingStore(store, bucket=5)
+    leases = TableLeases("p0", ttl=TTL)
+    await leases.refresh(cast(Store, racing), 0.0)
+    assert racing.raced
+    assert 5 not in leases.held and len(leases.held) == BUCKETS - 1
+    owners = {lease.name: lease.owner for lease in await store.load_leases()}
+    assert owners["bucket:5"] == "rival"
+    assert not leases.owns(5, 1.0) and leases.owns(6, 1.0)
+    # While the rival's lease runs, the bucket stays its own; the rival never renews it,
+    # and once that lease has run out the bucket is taken up.
+    await leases.refresh(store, TTL / 3)
+    assert 5 not in leases.held and len(leases.held) == BUCKETS - 1
+    await leases.refresh(store, TTL + 1.0)
+    assert leases.held == set(range(BUCKETS))
