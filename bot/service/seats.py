@@ -77,7 +77,8 @@ class SeatVerbs(TurnVerbs):
                 for s in live.seats
             ]
             timers = live.timers
-            if old.is_bot and live.state is not None and live.record.status == "running":
+            if old.is_bot and live.state is not None and live.record.status in ("running",
+                                                                                "paused"):
                 timers = self._timers_for_new_human(live, seat)
             def notes(t: LiveTable) -> Notes:
                 made = [note(t, None, "replaced", {"left": seat, "left_name": old.name,
@@ -139,8 +140,12 @@ class SeatVerbs(TurnVerbs):
 
         deadline = self._deadline_seconds(live.record)
         timers = [t for t in live.timers if t.seat != seat]
+        # On a paused table the timers start from the pause: the resume moves every timer
+        # on by the time paused, so the new player gets a whole deadline from then.
+        since = live.record.paused_at if live.record.status == "paused" else None
+        start = self.clock.now() if since is None else since
         if deadline is not None and seat in live.game.pending(live.state).waiting:
-            timers += fresh_timers(seat, self.clock.now(), deadline, live.record.reminders)
+            timers += fresh_timers(seat, start, deadline, live.record.reminders)
         return sorted(timers)
 
     async def set_dm_reachable(self, table_id: int, user_id: str, reachable: bool) -> None:
