@@ -244,3 +244,31 @@ def label(message: discord.Message, prefix: str) -> str:
     assert len(found) == 1, (prefix, custom_ids(message))
     assert found[0] is not None
     return found[0]
+
+
+async def play_one(world: World, table: int) -> TableInfo:
+    """The first waiting seat plays its first option (straight to the service)."""
+    info = await world.service.info(table)
+    seat = min(info.waiting)
+    member = world.member_of(info.seats[seat].user_id)
+    prompt = await world.service.prompt(table, world.actor(member))
+    await world.service.act(table, world.actor(member), prompt.options[0].json,
+                            version=prompt.version)
+    await world.flush()
+    return await world.service.info(table)
+
+
+async def play_until_one_move_left(world: World, table: int) -> None:
+    """Play until the next move ends the game (checked on a copy of the state)."""
+    while True:
+        info = await world.service.info(table)
+        seat = min(info.waiting)
+        member = world.member_of(info.seats[seat].user_id)
+        prompt = await world.service.prompt(table, world.actor(member))
+        live = world.service._cache.get(table)
+        assert live is not None
+        copy = live.game.state_from_json(live.game.state_to_json(live.state))
+        live.game.apply(copy, seat, live.game.action_from_json(prompt.options[0].json))
+        if live.game.outcome(copy) is not None:
+            return
+        await play_one(world, table)

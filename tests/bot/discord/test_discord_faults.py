@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 from simfixtures import *  # noqa: F403 (the fixtures)
 from simfixtures import logged_on_purpose
-from simtable import World, custom_ids, open_table, simcord_marker
+from simtable import (
+    World,
+    custom_ids,
+    open_table,
+    play_one,
+    play_until_one_move_left,
+    simcord_marker,
+)
 
 from bot.service import TableInfo
 
@@ -20,34 +27,6 @@ async def started(world: World, game: str = "skybridge", humans: int = 2) -> Tab
                                 custom_id=f"urb:l:start:{info.id}")
     await world.flush()
     return await world.service.info(info.id)
-
-
-async def play_one(world: World, table: int) -> TableInfo:
-    """The first waiting seat plays its first option (straight to the service)."""
-    info = await world.service.info(table)
-    seat = min(info.waiting)
-    member = world.member_of(info.seats[seat].user_id)
-    prompt = await world.service.prompt(table, world.actor(member))
-    await world.service.act(table, world.actor(member), prompt.options[0].json,
-                            version=prompt.version)
-    await world.flush()
-    return await world.service.info(table)
-
-
-async def play_until_one_move_left(world: World, table: int) -> None:
-    """Play until the next move ends the game (checked on a copy of the state)."""
-    while True:
-        info = await world.service.info(table)
-        seat = min(info.waiting)
-        member = world.member_of(info.seats[seat].user_id)
-        prompt = await world.service.prompt(table, world.actor(member))
-        live = world.service._cache.get(table)
-        assert live is not None
-        copy = live.game.state_from_json(live.game.state_to_json(live.state))
-        live.game.apply(copy, seat, live.game.action_from_json(prompt.options[0].json))
-        if live.game.outcome(copy) is not None:
-            return
-        await play_one(world, table)
 
 
 def game_over_posts(world: World, table: int) -> list[str]:
