@@ -14,7 +14,7 @@ import thinkgame
 from conftest import HOST, PLAYERS, RenderingNotifier
 
 from bot.clock import FakeClock
-from bot.service import TableService, TableSettings
+from bot.service import TableInfo, TableService, TableSettings
 from bot.service.thinking import Thinker, ThinkJob
 from bot.store import SqliteStore
 from engine.core import Rng, get_game
@@ -123,6 +123,20 @@ async def test_a_stale_choice_from_an_earlier_decision_is_not_played(
         await service.close()
 
 
+async def late_seat_timed_out(service: TableService, clock: FakeClock) -> TableInfo:
+    """A two-seat table at a pooled level whose seat 1 let its deadline pass: the
+    deadline's job has run (the pool chose for seat 1)."""
+    info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=3,
+                                settings=TableSettings(seat_order="join", ai_level="hard"))
+    await service.join(info.id, PLAYERS[1])
+    await service.start(info.id, HOST)
+    prompt = await service.prompt(info.id, HOST)
+    await service.act(info.id, HOST, prompt.options[0].json, version=prompt.version)
+    clock.advance(25 * 3600)
+    await service.on_deadline(info.id, (await service.info(info.id)).version)
+    return info
+
+
 @pytest.mark.parametrize("answer", [illegal, unreadable, another_seats],
                          ids=["illegal", "unreadable", "another_seats"])
 async def test_a_late_seat_played_by_a_pooled_level_gets_a_legal_move(
@@ -131,14 +145,7 @@ async def test_a_late_seat_played_by_a_pooled_level_gets_a_legal_move(
     thinker = ScriptedThinker(answer)
     service = TableService(store, notifier, clock=clock, thinker=thinker)
     try:
-        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=3,
-                                    settings=TableSettings(seat_order="join", ai_level="hard"))
-        await service.join(info.id, PLAYERS[1])
-        await service.start(info.id, HOST)
-        prompt = await service.prompt(info.id, HOST)
-        await service.act(info.id, HOST, prompt.options[0].json, version=prompt.version)
-        clock.advance(25 * 3600)
-        await service.on_deadline(info.id, (await service.info(info.id)).version)
+        info = await late_seat_timed_out(service, clock)
         (job,) = thinker.jobs
         assert job.seat == 1
         actions = await store.load_actions(info.id)
@@ -160,14 +167,7 @@ async def test_a_late_seat_plays_the_pools_legal_choice_as_it_is(
     thinker = ScriptedThinker(last_legal)
     service = TableService(store, notifier, clock=clock, thinker=thinker)
     try:
-        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=3,
-                                    settings=TableSettings(seat_order="join", ai_level="hard"))
-        await service.join(info.id, PLAYERS[1])
-        await service.start(info.id, HOST)
-        prompt = await service.prompt(info.id, HOST)
-        await service.act(info.id, HOST, prompt.options[0].json, version=prompt.version)
-        clock.advance(25 * 3600)
-        await service.on_deadline(info.id, (await service.info(info.id)).version)
+        info = await late_seat_timed_out(service, clock)
         (job,) = thinker.jobs
         game = get_game(job.game)
         state = game.state_from_json(job.state)
