@@ -75,6 +75,13 @@ TARGETS: dict[str, list[str]] = {
     "engine/skybridge/scoring.py": ["tests/engine/skybridge"],
     "engine/quadropolis/scoring.py": ["tests/engine/quadropolis"],
     "engine/neotopia/scoring.py": ["tests/engine/neotopia"],
+    "engine/neotopia/rules.py": ["tests/engine/neotopia"],
+    "engine/neotopia/patterns.py": ["tests/engine/neotopia"],
+    "engine/quadropolis/search.py": ["tests/engine/quadropolis"],
+    "engine/quadropolis/allocation.py": ["tests/engine/quadropolis"],
+    "bot/history/export.py": ["tests/bot/history"],
+    "bot/discord/menus.py": ["tests/bot/discord/test_discord_parts.py",
+                             "tests/bot/discord/test_menu_chunks.py"],
     "bot/service": BOT_TESTS,
     "bot/store": BOT_TESTS,
 }
