@@ -1,17 +1,27 @@
 """Service figures, one per line: ``name value unit``.
 
-    python benchmarks/service.py [--actions 400] [--tables 10000] [--game skybridge]
+    python benchmarks/service.py [--actions 400] [--tables 10000] [--game ginkgopolis]
+                                 [--seats 4]
     python benchmarks/service.py --postgres [--actions 400] [--pg-tables 100000]
                                  [--seconds 10]
     python benchmarks/service.py --stall [--moves 24] [--inline]
 
+By default ``--seats``-player tables of ``--game`` (4-player Ginkgopolis) whose players
+choose at random; each action is followed by its floor, turn about:
+
 - action_commit_p50/p99: an accepted action, from ``service.act`` to its durable commit
   (SQLite file, WAL, synchronous=FULL) and the notifications handed over;
-- raw_commit_p50/p99: a bare sqlite3 transaction writing the same bytes (the action JSON
-  and the snapshot) to a file with the same pragmas, measured in the same run;
-- action_commit_p99_ratio: the first p99 over the second (goal: within 10x);
+- raw_commit_p50/p99: a bare sqlite3 transaction writing the same bytes as that action's
+  save (the action JSON, the snapshot and the outbox rows, recorded from the save
+  itself) to a file with the same pragmas, right after it;
+- action_commit_p99_ratio: the first p99 over the second (goal: within 3x);
+- action_cpu_p50/mean, raw_cpu_mean: CPU seconds of the process (every thread, SQLite's
+  included) per action and per floor transaction;
+- bytes_written_per_action: what a save writes, against action_and_snapshot_bytes (goal:
+  within 1.5x);
 - start_10k_tables: open the store, check integrity, and schedule every deadline and
-  reminder job of N running tables in APScheduler (goal: under 5 s);
+  reminder job of N running tables in APScheduler (a bare database: see
+  ``benchmarks/start.py`` for a realistic one);
 - idle_table_memory: Python heap held per idle running table after that start (its
   jobs), and cached_table_memory: one table kept live in the service's cache.
 
@@ -19,6 +29,8 @@ With ``--stall`` (issue 12, item 5), the event loop while a 4-player Ginkgopolis
 of four ``hard`` bots (the search) plays ``--moves`` moves, a probe task sleeping 5 ms at
 a time and recording how late it wakes:
 
+- loop_stall_max/p99_idle: the same probe on an idle loop, in the same run (the floor:
+  what the machine's scheduling alone costs);
 - loop_stall_max/p99_pooled: the AI in the process pool (the product's path);
 - loop_stall_max/p99_inline: every AI on the event loop (the old path), side by side;
   ``--inline`` runs only that one, ``--pooled`` only the other;
@@ -30,7 +42,8 @@ defaults: fsync and synchronous_commit on, so a commit is durable), the service 
 as it does beside other processes (``TableService.share``):
 
 - pg_action_commit_p50/p99 against pg_raw_commit_p50/p99: an asyncpg transaction on the
-  same server writing the same bytes (the action JSON and the snapshot);
+  same server writing the same bytes (the action JSON, the snapshot, the outbox rows),
+  turn about with the service, and the CPU figures as above;
 - pg_actions_per_second_Nproc for 1, 2 and 4 processes, each playing its own tables for
   ``--seconds`` (every action a durable commit);
 - pg_start_N_tables: open the store, take the leases, and schedule every deadline and
@@ -44,11 +57,14 @@ import asyncio
 import gc
 import os
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -74,57 +90,167 @@ def emit(name: str, value: float, unit: str) -> None:
     print(f"{name} {value:.3f} {unit}", flush=True)
 
 
-async def action_latency(tmp: Path, game: str, count: int, *, url: str | None = None
-                         ) -> tuple[list[float], list[tuple[str, str]]]:
+@dataclass
+class Written:
+    """What one save wrote: the action's JSON, the table's snapshot, the outbox payloads."""
+
+    action: str
+    snapshot: str
+    outbox: list[str]
+
+    @property
+    def size(self) -> int:
+        return len(self.action) + len(self.snapshot) + sum(len(o) for o in self.outbox)
+
+
+@dataclass
+class Timed:
+    """Wall and CPU seconds of each service action and of its floor, run turn about."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    raw_wall: list[float] = field(default_factory=list)
+    raw_cpu: list[float] = field(default_factory=list)
+    written: list[Written] = field(default_factory=list)
+
+
+def spy_on_saves(store: Store) -> list[Written]:
+    """Record the bytes each ``save`` writes (the floor writes the same)."""
+    saves: list[Written] = []
+    save = store.save
+
+    async def recorded(table: Any, **kwargs: Any) -> Any:
+        action = kwargs.get("action")
+        saves.append(Written(canonical(action.action) if action is not None else "",
+                             table.snapshot or "",
+                             [canonical(r.payload) for r in kwargs.get("outbox", ())]))
+        return await save(table, **kwargs)
+
+    store.save = recorded  # type: ignore[method-assign]
+    return saves
+
+
+class SqliteFloor:
+    """A bare sqlite3 transaction on a file of its own with the store's pragmas, writing
+    what the service's save wrote: the action row, the snapshot, the outbox rows."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.conn.executescript(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, version INTEGER, snapshot TEXT);"
+            "CREATE TABLE a (version INTEGER PRIMARY KEY, action TEXT);"
+            "CREATE TABLE o (id INTEGER PRIMARY KEY, version INTEGER, payload TEXT);"
+            "INSERT INTO t VALUES (1, 0, '');")
+        self.version = 0
+
+    async def write(self, written: Written) -> None:
+        self.version += 1
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute("INSERT INTO a VALUES (?, ?)", (self.version, written.action))
+        self.conn.execute("UPDATE t SET version = ?, snapshot = ? WHERE id = 1",
+                          (self.version, written.snapshot))
+        self.conn.executemany("INSERT INTO o (version, payload) VALUES (?, ?)",
+                              [(self.version, o) for o in written.outbox])
+        self.conn.execute("COMMIT")
+
+    async def close(self) -> None:
+        self.conn.close()
+
+
+class PgFloor:
+    """The same on the same PostgreSQL server, through one asyncpg connection."""
+
+    def __init__(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
+        self.conn = conn
+        self.version = 0
+
+    @classmethod
+    async def open(cls, url: str) -> PgFloor:
+        conn = await asyncpg.connect(url)
+        await conn.execute(
+            "CREATE TABLE raw_t (id BIGINT PRIMARY KEY, version BIGINT, snapshot TEXT); "
+            "CREATE TABLE raw_a (version BIGINT PRIMARY KEY, action TEXT); "
+            "CREATE TABLE raw_o (id BIGSERIAL PRIMARY KEY, version BIGINT, payload TEXT); "
+            "INSERT INTO raw_t VALUES (1, 0, '')")
+        return cls(conn)
+
+    async def write(self, written: Written) -> None:
+        self.version += 1
+        async with self.conn.transaction():
+            await self.conn.execute("INSERT INTO raw_a VALUES ($1, $2)", self.version,
+                                    written.action)
+            await self.conn.execute("UPDATE raw_t SET version = $1, snapshot = $2 "
+                                    "WHERE id = 1", self.version, written.snapshot)
+            await self.conn.executemany("INSERT INTO raw_o (version, payload) VALUES ($1, $2)",
+                                        [(self.version, o) for o in written.outbox])
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def action_latency(tmp: Path, game: str, seats: int, count: int, *,
+                         url: str | None = None) -> Timed:
+    """``count`` actions of ``seats``-player tables of ``game``, each followed by its
+    floor writing the same bytes: service and floor take turns, so a busy moment of the
+    machine weighs on both alike."""
     store: Store = (await SqliteStore.open(tmp / "bench.sqlite3") if url is None
                     else await open_store(url))
+    floor: SqliteFloor | PgFloor = (SqliteFloor(tmp / "raw.sqlite3") if url is None
+                                    else await PgFloor.open(url))
+    saves = spy_on_saves(store)
     service = TableService(store, NullNotifier(), cache_size=16)
     if url is not None:
         service.share(f"bench-{os.getpid()}")
         await service.boot()
-    players = [Actor(f"u{i}", f"P{i}") for i in range(2)]
+    players = [Actor(f"u{i}", f"P{i}") for i in range(seats)]
     rng = Rng.from_seed(1)
-    timings: list[float] = []
-    payloads: list[tuple[str, str]] = []
-    while len(timings) < count:
+    timed = Timed()
+    while len(timed.wall) < count:
         info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
-        await service.join(info.id, players[1])
+        for player in players[1:]:
+            await service.join(info.id, player)
         await service.start(info.id, players[0])
-        while len(timings) < count:
+        while len(timed.wall) < count:
             current = await service.info(info.id)
             if current.status != "running":
                 break
             seat = min(current.waiting)
             prompt = await service.prompt(info.id, players[seat])
             option = prompt.options[rng.randbelow(len(prompt.options))]
-            started = time.perf_counter()
+            before = len(saves)
+            wall, cpu = time.perf_counter(), time.process_time()
             await service.act(info.id, players[seat], option.json, version=prompt.version)
-            timings.append(time.perf_counter() - started)
-            record = await store.load_table(info.id)
-            assert record is not None and record.snapshot is not None
-            payloads.append((canonical(option.json), record.snapshot))
+            timed.wall.append(time.perf_counter() - wall)
+            timed.cpu.append(time.process_time() - cpu)
+            # The player's save (a bot's reply, if any, is another action).
+            written = saves[before]
+            timed.written.append(written)
+            wall, cpu = time.perf_counter(), time.process_time()
+            await floor.write(written)
+            timed.raw_wall.append(time.perf_counter() - wall)
+            timed.raw_cpu.append(time.process_time() - cpu)
     await service.delivery.idle()
+    await floor.close()
     await store.close()
-    return timings, payloads
+    return timed
 
 
-def raw_latency(tmp: Path, payloads: list[tuple[str, str]]) -> list[float]:
-    conn = sqlite3.connect(tmp / "raw.sqlite3", isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, version INTEGER, snapshot TEXT)")
-    conn.execute("CREATE TABLE a (version INTEGER PRIMARY KEY, action TEXT)")
-    conn.execute("INSERT INTO t VALUES (1, 0, '')")
-    timings = []
-    for version, (action, snapshot) in enumerate(payloads, 1):
-        started = time.perf_counter()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO a VALUES (?, ?)", (version, action))
-        conn.execute("UPDATE t SET version = ?, snapshot = ? WHERE id = 1", (version, snapshot))
-        conn.execute("COMMIT")
-        timings.append(time.perf_counter() - started)
-    conn.close()
-    return timings
+def emit_latency(prefix: str, timed: Timed) -> None:
+    p99, raw99 = percentile(timed.wall, 99), percentile(timed.raw_wall, 99)
+    emit(f"{prefix}action_commit_p50", percentile(timed.wall, 50) * 1000, "ms")
+    emit(f"{prefix}action_commit_p99", p99 * 1000, "ms")
+    emit(f"{prefix}raw_commit_p50", percentile(timed.raw_wall, 50) * 1000, "ms")
+    emit(f"{prefix}raw_commit_p99", raw99 * 1000, "ms")
+    emit(f"{prefix}action_commit_p99_ratio", p99 / raw99, "x")
+    emit(f"{prefix}action_cpu_p50", percentile(timed.cpu, 50) * 1000, "ms")
+    emit(f"{prefix}action_cpu_mean", statistics.fmean(timed.cpu) * 1000, "ms")
+    emit(f"{prefix}raw_cpu_mean", statistics.fmean(timed.raw_cpu) * 1000, "ms")
+    emit(f"{prefix}bytes_written_per_action",
+         statistics.fmean(w.size for w in timed.written), "B")
+    emit(f"{prefix}action_and_snapshot_bytes",
+         statistics.fmean(len(w.action) + len(w.snapshot) for w in timed.written), "B")
 
 
 async def fill_tables(path: Path, game: str, tables: int) -> None:
@@ -203,25 +329,6 @@ async def cached_table_memory(tmp: Path, game: str) -> float:
     tracemalloc.stop()
     await store.close()
     return (after - before) / len(ids)
-
-
-async def pg_raw_latency(url: str, payloads: list[tuple[str, str]]) -> list[float]:
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute("CREATE TABLE raw_t (id BIGINT PRIMARY KEY, version BIGINT, "
-                           "snapshot TEXT); CREATE TABLE raw_a (version BIGINT PRIMARY KEY, "
-                           "action TEXT); INSERT INTO raw_t VALUES (1, 0, '')")
-        timings = []
-        for version, (action, snapshot) in enumerate(payloads, 1):
-            started = time.perf_counter()
-            async with conn.transaction():
-                await conn.execute("INSERT INTO raw_a VALUES ($1, $2)", version, action)
-                await conn.execute("UPDATE raw_t SET version = $1, snapshot = $2 WHERE id = 1",
-                                   version, snapshot)
-            timings.append(time.perf_counter() - started)
-        return timings
-    finally:
-        await conn.close()
 
 
 async def pg_worker(url: str, game: str, seconds: float) -> None:
@@ -319,15 +426,8 @@ async def pg_main(args: argparse.Namespace) -> None:
             base = head.rsplit("/", 1)[0]
             actions_url = f"{base}/bench_actions{sep}{query}"
             many_url = f"{base}/bench_many{sep}{query}"
-            timings, payloads = await action_latency(Path(name), args.game, args.actions,
-                                                     url=actions_url)
-            raw = await pg_raw_latency(actions_url, payloads)
-            p99, raw99 = percentile(timings, 99), percentile(raw, 99)
-            emit("pg_action_commit_p50", percentile(timings, 50) * 1000, "ms")
-            emit("pg_action_commit_p99", p99 * 1000, "ms")
-            emit("pg_raw_commit_p50", percentile(raw, 50) * 1000, "ms")
-            emit("pg_raw_commit_p99", raw99 * 1000, "ms")
-            emit("pg_action_commit_p99_ratio", p99 / raw99, "x")
+            emit_latency("pg_", await action_latency(Path(name), args.game, args.seats,
+                                                     args.actions, url=actions_url))
             for processes in (1, 2, 4):
                 rate = await pg_throughput(actions_url, args.game, processes, args.seconds)
                 emit(f"pg_actions_per_second_{processes}proc", rate, "actions/s")
@@ -384,6 +484,17 @@ async def stall(tmp: Path, moves: int, *, inline: bool) -> tuple[list[float], li
     return lags, between
 
 
+async def idle_lags(seconds: float) -> list[float]:
+    """The stall probe's lateness on a loop with nothing else to do."""
+    lags: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        started = time.perf_counter()
+        await asyncio.sleep(0.005)
+        lags.append(time.perf_counter() - started - 0.005)
+    return lags
+
+
 def greedy_cost(count: int = 300) -> list[float]:
     """One Ginkgopolis greedy choice, over the states of a greedy game."""
     game = get_game("ginkgopolis")
@@ -403,6 +514,9 @@ async def stall_main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="urbanist-bench-", dir=".") as name:
         modes = [m for m in ("pooled", "inline")
                  if not (args.inline and m == "pooled") and not (args.pooled and m == "inline")]
+        idle = await idle_lags(2.0)
+        emit("loop_stall_max_idle", max(idle) * 1000, "ms")
+        emit("loop_stall_p99_idle", percentile(idle, 99) * 1000, "ms")
         for mode in modes:
             lags, between = await stall(Path(name), args.moves, inline=mode == "inline")
             emit(f"loop_stall_max_{mode}", max(lags) * 1000, "ms")
@@ -416,7 +530,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--game", default="skybridge")
+    parser.add_argument("--game", default="ginkgopolis")
+    parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--pg-tables", type=int, default=100_000)
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -438,15 +553,7 @@ async def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="urbanist-bench-", dir=".") as name:
         tmp = Path(name)
-        timings, payloads = await action_latency(tmp, args.game, args.actions)
-        raw = raw_latency(tmp, payloads)
-        p99, raw99 = percentile(timings, 99), percentile(raw, 99)
-        emit("action_commit_p50", percentile(timings, 50) * 1000, "ms")
-        emit("action_commit_p99", p99 * 1000, "ms")
-        emit("raw_commit_p50", percentile(raw, 50) * 1000, "ms")
-        emit("raw_commit_p99", raw99 * 1000, "ms")
-        emit("action_commit_p99_ratio", p99 / raw99, "x")
-        emit("snapshot_bytes_mean", sum(len(s) for _, s in payloads) / len(payloads), "B")
+        emit_latency("", await action_latency(tmp, args.game, args.seats, args.actions))
         db = tmp / "many.sqlite3"
         await fill_tables(db, args.game, args.tables)
         elapsed, jobs, _ = await start_time(db, trace=False)
