@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from bot.console.tables import LOCAL_CHANNEL, LocalTable, local_tables
+from bot.console.tables import LOCAL_CHANNEL, LocalTable, db_flag, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
@@ -134,7 +134,7 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
     with tempfile.TemporaryDirectory(prefix="urbanist-") as tmp:
         # A damaged file is refused here, before a move could be typed into it.
         store = await open_writable(db or Path(tmp) / "local.sqlite3")
-        session = Session(store, locale, stdin, out)
+        session = Session(store, locale, stdin, out, db_hint=db_flag(db))
         try:
             try:
                 table = await session.find(game, resume, new)
@@ -153,8 +153,9 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
 
 class Session:
     def __init__(self, store: SqliteStore, locale: str | None, stdin: TextIO,
-                 out: TextIO) -> None:
+                 out: TextIO, *, db_hint: str = "") -> None:
         self.store = store
+        self.db_hint = db_hint  # `` --db PATH`` in every command the player is told
         self.chosen_locale = locale  # None: the resumed table's own
         self.locale = locale or "en"
         self.stdin = stdin
@@ -174,8 +175,8 @@ class Session:
         self.out.write(self.text(template, **context) + "\n")
 
     def text(self, template: str, **context: object) -> str:
-        return plain(self.renderer.render_template(template, context, locale=self.locale,
-                                                   game=self.game))
+        return plain(self.renderer.render_template(template, {"db": self.db_hint, **context},
+                                                   locale=self.locale, game=self.game))
 
     def who(self, info: TableInfo, seat: int, view: Mapping[str, Any]) -> str:
         """A seat as the terminal names it: the name, the seat number and its colours."""

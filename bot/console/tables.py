@@ -7,10 +7,13 @@ game left in the middle is found again by the next ``urbanist local``.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.store import SqliteStore
 from bot.store.records import Status, TableRecord
+from bot.store.sqlite import default_db_path
 
 LOCAL_CHANNEL = "local"
 UNFINISHED: tuple[Status, ...] = ("running", "paused")
@@ -33,3 +36,15 @@ async def local_tables(store: SqliteStore, *, game: str | None = None,
     found = [LocalTable(r.id, r.game, r.status, r.updated_at, r.locale) for r in rows
              if game is None or r.game == game]
     return sorted(found, key=lambda t: (-t.updated_at, -t.id))
+
+
+def db_flag(db: Path | None) -> str:
+    """What a printed command needs to find this database again: `` --db PATH`` unless it
+    is the file a bare ``urbanist local`` opens (a hint must work as printed)."""
+    if db is None:
+        return ""
+    try:
+        default = db.resolve() == default_db_path().resolve()
+    except OSError:
+        default = False
+    return "" if default else f" --db {shlex.quote(str(db))}"

@@ -62,7 +62,7 @@ async def test_end_of_input_and_ctrl_c_save_and_say_how_to_resume(tmp_path: Path
     assert interrupted.startswith("130\n")
     assert "Traceback" not in interrupted
     assert "Resuming table #1" in interrupted
-    assert interrupted.rstrip().endswith("Resume it with: urbanist local --resume 1")
+    assert interrupted.rstrip().endswith(f"Resume it with: urbanist local --resume 1 --db {db}")
     assert await tables_in(db) == [(1, "ginkgopolis", "running")]
 
 
