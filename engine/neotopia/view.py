@@ -118,7 +118,12 @@ CARD (a project card)::
      "points": 4 | {"own_colour": 2, "other_colour": 4},
      "building": "P" | null,               # building cards: the building's colour
      "pattern": [[0, 0, "P"], [0, 1, "G"], ...],   # [dq, dr, colour] in board axes
-     "size": 5}
+     "size": 5,
+     "drawing": [" P G", "P G P"],         # the pattern in text (engine/neotopia/textview.py)
+     "status": {...}}                      # hand cards only: textview.card_status
+
+The board also holds ``"map": [{"region": "desert", "lines": ["   42o ...", ...]}, ...]``,
+each region drawn in text with its cell numbers and what is on them (textview.py).
 """
 
 from __future__ import annotations
@@ -126,6 +131,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.neotopia import textview
 from engine.neotopia.data import DataSet
 from engine.neotopia.legal import legal_actions
 from engine.neotopia.scoring import outcome, pad
@@ -151,7 +157,18 @@ def card_json(data: DataSet, card_id: str) -> dict[str, Any]:
         "id": card.id, "type": card.type, "type_name_en": ptype.name_en,
         "type_name_fr": ptype.name_fr, "points": points, "building": card.building,
         "pattern": [[q, r, c] for q, r, c in card.pattern], "size": len(card.pattern),
+        "drawing": textview.pattern_lines(data.grid, card.pattern),
     }
+
+
+def _hand(st: NeotopiaState, seat: int) -> list[dict[str, Any]]:
+    data = st.data
+    last = {r.id: (data.cards[c].type if (c := st.last_project(r.id)) else None)
+            for r in data.regions}
+    mirror = bool(st.options["mirror"])
+    return [{**card_json(data, c),
+             "status": textview.card_status(data, st.board, last, c, mirror)}
+            for c in st.hands[seat]]
 
 
 def _rgb(data: DataSet, colour: str | None) -> list[int] | None:
@@ -210,6 +227,8 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
                  "slots": [list(s) for s in m.slots]}
                 for m in data.manufactures
             ],
+            "map": [{"region": r.id, "lines": textview.region_map(
+                data, st.board, st.cell_tokens, r.id)} for r in data.regions],
         },
         "production": {
             "stack_size": len(st.stack), "on_top": list(st.on_top), "centre": list(st.centre),
@@ -235,7 +254,7 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
              "character": {"colour": st.colour_of(s), "name": data.colours[s].name,
                            "rgb": _rgb(data, st.colour_of(s))},
              "hand_size": len(st.hands[s]),
-             "hand": [card_json(data, c) for c in st.hands[s]] if s == seat else None,
+             "hand": _hand(st, s) if s == seat else None,
              "tokens": list(st.tokens[s]), "tokens_used": list(st.used_tokens[s]),
              "projects": [b["card"] for b in st.built if b["seat"] == s],
              "scores": dict(st.scores[s])}
