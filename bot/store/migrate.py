@@ -12,66 +12,34 @@ be empty. Leases are not copied: they belong to the processes of the source.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
-from bot.store import pg_faults
-from bot.store.health import StorageError
+from bot.store.factory import describe, open_store
+from bot.store.health import require_existing
 from bot.store.interface import Store
-from bot.store.pg_schema import Connection
+from bot.store.pg_faults import is_postgres_url
 from bot.store.postgres import PostgresStore
 from bot.store.records import Status
+from bot.store.row_copy import (
+    SCHEMA,
+    Copied,
+    MigrationError,
+    Side,
+    chunks,
+    copy_rows,
+    postgres_reading,
+    postgres_writing,
+    require_empty,
+    sqlite_reading,
+    sqlite_writing,
+)
 from bot.store.sqlite import SqliteStore
 
-CHUNK: Final = 2000
-
-
-@dataclass(frozen=True)
-class Copied:
-    """One table of the schema: its columns, its key (the copy's order) and its
-    booleans (stored as 0/1 by SQLite)."""
-
-    name: str
-    columns: tuple[str, ...]
-    key: tuple[str, ...]
-    booleans: tuple[str, ...] = ()
-
-
-SCHEMA: Final = (
-    Copied("tables", ("id", "game", "options", "seed", "status", "version", "snapshot",
-                      "outcome", "guild_id", "channel_id", "thread_id", "locale", "host_id",
-                      "deadline_seconds", "reminders", "timeout_policy", "seat_order",
-                      "max_seats", "paused_at", "created_at", "updated_at",
-                      "status_channel_id", "status_message_id", "rev", "bot_turn", "ai_level"),
-           ("id",), ("bot_turn",)),
-    Copied("seats", ("table_id", "seat", "user_id", "name", "is_bot", "ai_kind", "dm_ok",
-                     "prompt_version"), ("table_id", "seat"), ("is_bot", "dm_ok")),
-    Copied("actions", ("table_id", "version", "seat", "action", "public_text", "events",
-                       "source", "actor_id", "at"), ("table_id", "version")),
-    Copied("timers", ("table_id", "seat", "kind", "due_at"),
-           ("table_id", "seat", "kind", "due_at")),
-    Copied("outbox", ("id", "table_id", "version", "seat", "payload", "state", "attempts",
-                      "due_at", "error", "created_at", "done_at", "sent"), ("id",)),
-    Copied("menus", ("table_id", "seat", "prompt_version", "channel_id", "message_id"),
-           ("table_id", "message_id")),
-    # The history (bot/history): derived from the tables, but copied as it is, so that
-    # ratings settled in their finishing order need no rebuild on the target.
-    Copied("results", ("table_id", "slot", "guild_id", "game", "player", "name", "is_bot",
-                       "rank", "score", "finished_at", "started_at", "versions", "unrated",
-                       "mu_before", "sigma_before", "mu", "sigma"),
-           ("table_id", "slot"), ("is_bot",)),
-    Copied("ratings", ("guild_id", "game", "player", "name", "is_bot", "mu", "sigma", "games",
-                       "updated_at"), ("guild_id", "game", "player"), ("is_bot",)),
-)
 REPLAYED: Final[tuple[Status, ...]] = ("running", "paused", "finished")
-
-
-class MigrationError(Exception):
-    """The copy cannot be made or did not come out equal; nothing was committed when it
-    could not be made."""
 
 
 @dataclass
@@ -85,117 +53,37 @@ class MigrationReport:
         return not self.problems
 
 
-Row = tuple[Any, ...]
-
-
-class _Side(Protocol):
-    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
-    async def insert(self, table: Copied, rows: list[Row]) -> None: ...
-
-
-class _SqliteSide:
-    def __init__(self, store: SqliteStore) -> None:
-        self.store = store
-
-    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        return await self.store._run(lambda c: [tuple(r) for r in c.execute(sql, params)])
-
-    async def insert(self, table: Copied, rows: list[Row]) -> None:
-        sql = (f"INSERT INTO {table.name} ({', '.join(table.columns)}) "
-               f"VALUES ({', '.join('?' * len(table.columns))})")
-        await self.store._run(lambda c: c.executemany(sql, rows))
-
-    async def execute(self, sql: str) -> None:
-        await self.store._run(lambda c: c.execute(sql))
-
-
-class _PostgresSide:
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-
-    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        return [tuple(r) for r in await self.conn.fetch(_numbered(sql), *params)]
-
-    async def insert(self, table: Copied, rows: list[Row]) -> None:
-        await self.conn.copy_records_to_table(table.name, records=rows,
-                                              columns=list(table.columns))
-
-
-def _numbered(sql: str) -> str:
-    """``?`` placeholders as PostgreSQL's ``$1, $2 ...`` (no literal here holds a ``?``)."""
-    parts = sql.split("?")
-    return "".join(p + (f"${i}" if i < len(parts) else "") for i, p in enumerate(parts, 1))
-
-
 @asynccontextmanager
-async def _reading(store: Store) -> AsyncIterator[_Side]:
+async def _reading(store: Store) -> AsyncIterator[Side]:
     """The source, read from one snapshot."""
     if isinstance(store, PostgresStore):
-        async with store._connection() as conn, conn.transaction(
-                isolation="repeatable_read", readonly=True):
-            yield _PostgresSide(conn)
-    elif isinstance(store, SqliteStore):
-        side = _SqliteSide(store)
-        await side.execute("BEGIN")
-        try:
+        async with store._connection() as conn, postgres_reading(conn) as side:
             yield side
-        finally:
-            await side.execute("COMMIT")
+    elif isinstance(store, SqliteStore):
+        async with sqlite_reading(store) as side:
+            yield side
     else:
         raise MigrationError(f"cannot read a {type(store).__name__}")
 
 
 @asynccontextmanager
-async def _writing(store: Store) -> AsyncIterator[_Side]:
+async def _writing(store: Store) -> AsyncIterator[Side]:
     """The target, written in one transaction: all of it, or nothing."""
     if isinstance(store, PostgresStore):
-        async with store._connection() as conn, conn.transaction():
-            yield _PostgresSide(conn)
-            # The copied ids were given explicitly: new rows must be numbered after them.
-            for name in ("tables", "outbox"):
-                await conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                    f"coalesce((SELECT max(id) FROM {name}), 0) + 1, false)")
-    elif isinstance(store, SqliteStore):
-        side = _SqliteSide(store)
-        await side.execute("BEGIN IMMEDIATE")
-        try:
+        async with store._connection() as conn, postgres_writing(conn) as side:
             yield side
-        except BaseException:
-            await side.execute("ROLLBACK")
-            raise
-        await side.execute("COMMIT")
+    elif isinstance(store, SqliteStore):
+        async with sqlite_writing(store) as side:
+            yield side
     else:
         raise MigrationError(f"cannot write a {type(store).__name__}")
 
 
-async def _chunks(side: _Side, table: Copied) -> AsyncIterator[list[Row]]:
-    """The rows of ``table`` in key order, normalised (booleans as bool), by chunks."""
-    columns = ", ".join(table.columns)
-    key = ", ".join(table.key)
-    positions = [table.columns.index(k) for k in table.key]
-    booleans = [table.columns.index(b) for b in table.booleans]
-    last: Row | None = None
-    while True:
-        after = "" if last is None else (
-            f" WHERE ({key}) > ({', '.join('?' * len(table.key))})")
-        rows = await side.fetch(f"SELECT {columns} FROM {table.name}{after} "
-                                f"ORDER BY {key} LIMIT {CHUNK}",
-                                () if last is None else last)
-        if not rows:
-            return
-        if booleans:
-            rows = [tuple(bool(v) if i in booleans else v for i, v in enumerate(r))
-                    for r in rows]
-        yield rows
-        last = tuple(rows[-1][p] for p in positions)
-
-
-async def _digest(side: _Side, table: Copied) -> tuple[int, str]:
+async def _digest(side: Side, table: Copied) -> tuple[int, str]:
     """How many rows, and a hash of them all in key order."""
     digest = hashlib.sha256()
     count = 0
-    async for rows in _chunks(side, table):
+    async for rows in chunks(side, table):
         count += len(rows)
         for row in rows:
             digest.update(repr(row).encode("utf-8"))
@@ -204,32 +92,9 @@ async def _digest(side: _Side, table: Copied) -> tuple[int, str]:
 
 async def copy_store(source: Store, target: Store) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``target``; the rows copied by table."""
-    if await target.find_tables():
-        raise MigrationError("the target already has tables: migrate only into a new, "
-                             "empty database")
-    counts: dict[str, int] = {}
-    async with AsyncExitStack() as stack:
-        reader = await stack.enter_async_context(_reading(source))
-        writer = await stack.enter_async_context(_writing(target))
-        for table in SCHEMA:
-            counts[table.name] = 0
-            async for rows in _chunks(reader, table):
-                try:
-                    await writer.insert(table, rows)
-                except StorageError:
-                    raise
-                except Exception as exc:
-                    if pg_faults.explain(exc, "") is not None:
-                        raise  # the storage's trouble: a StorageError once out of here
-                    # A row the target refuses (text PostgreSQL cannot hold, a broken
-                    # reference): said in one line; the target's transaction is undone.
-                    raise MigrationError(
-                        f"the target refused a row of {table.name} after "
-                        f"{counts[table.name]} rows ({type(exc).__name__}: {exc}); nothing "
-                        "was written") from exc
-                counts[table.name] += len(rows)
-    return counts
-
+    await require_empty(target)
+    async with _reading(source) as reader, _writing(target) as writer:
+        return await copy_rows(reader, writer)
 
 
 async def compare_stores(source: Store, target: Store) -> list[str]:
@@ -279,10 +144,6 @@ async def migrate_stores(source: Store, target: Store) -> MigrationReport:
 
 async def migrate(source: str | Path, target: str | Path) -> MigrationReport:
     """Open both stores (the source must exist), copy, verify, close."""
-    from bot.store.factory import open_store
-    from bot.store.health import require_existing
-    from bot.store.pg_faults import is_postgres_url
-
     if str(source) == str(target):
         raise MigrationError("the source and the target are the same database")
     if not is_postgres_url(str(source)):
@@ -299,8 +160,6 @@ def run_migrate_command(args: Any) -> int:
     """``urbanist migrate SOURCE TARGET`` (bot/cli.py builds its parser)."""
     import asyncio
     import sys
-
-    from bot.store.factory import describe
 
     try:
         report = asyncio.run(migrate(args.source, args.target))

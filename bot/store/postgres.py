@@ -453,7 +453,7 @@ class PostgresStore:
     async def backup(self, path: Path) -> None:
         """Copy every row into a new SQLite file at ``path`` (written beside it, renamed
         when complete): a portable backup that ``urbanist migrate`` restores."""
-        from bot.store.migrate import copy_store  # migrate imports this module
+        from bot.store.row_copy import copy_rows, postgres_reading, require_empty, sqlite_writing
         from bot.store.sqlite import SqliteStore
 
         target = Path(path)
@@ -464,7 +464,10 @@ class PostgresStore:
         try:
             copy = await SqliteStore.open(temp_name)
             try:
-                await copy_store(self, copy)
+                await require_empty(copy)
+                async with self._connection() as conn, postgres_reading(conn) as reader, \
+                        sqlite_writing(copy) as writer:
+                    await copy_rows(reader, writer)
             finally:
                 await copy.close()
             for suffix in ("-wal", "-shm"):

@@ -17,7 +17,8 @@ from bot.clock import FakeClock
 from bot.service import TableService
 from bot.service.notifications import Retry
 from bot.store import MenuRecord, Store, TableRecord, open_store
-from bot.store.migrate import SCHEMA, MigrationError, compare_stores, migrate
+from bot.store.migrate import compare_stores, migrate
+from bot.store.row_copy import SCHEMA, MigrationError
 
 
 async def _fill(db: str, clock: FakeClock) -> dict[str, int]:
