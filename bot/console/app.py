@@ -12,7 +12,6 @@ leave it unfinished in the database and say how to resume it.
 
 from __future__ import annotations
 
-import re
 import signal
 import tempfile
 from collections import defaultdict
@@ -22,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from bot.console.commands import COMMAND_WORDS, Commands, plain
 from bot.console.tables import LOCAL_CHANNEL, LocalTable, db_flag, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
@@ -36,17 +36,6 @@ EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 # Notes a terminal has no use for: the lobby's status and each bot taking its seat (one
 # line names the bots, and the seats are listed at the start).
 QUIET = frozenset({"lobby", "bot_added"})
-# The console's own commands in French words too (the French help names them first);
-# none of them is the text of a game action.
-COMMAND_WORDS = {"aide": "help", "?": "help", "choix": "legal", "vue": "view",
-                 "plateau": "board", "journal": "log", "changer": "change",
-                 "quitter": "quit"}
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-
-
-def plain(text: str) -> str:
-    """Discord's bold marks (``**x**``) mean nothing in a terminal: the words stay."""
-    return _BOLD.sub(r"\1", text)
 
 
 class ConsoleNotifier:
@@ -151,11 +140,12 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
             await store.close()
 
 
-class Session:
+class Session(Commands):
     def __init__(self, store: SqliteStore, locale: str | None, stdin: TextIO,
                  out: TextIO, *, db_hint: str = "") -> None:
         self.store = store
         self.db_hint = db_hint  # `` --db PATH`` in every command the player is told
+        self.image_dir = Path(tempfile.gettempdir()) / "urbanist"
         self.chosen_locale = locale  # None: the resumed table's own
         self.locale = locale or "en"
         self.stdin = stdin
@@ -360,8 +350,7 @@ class Session:
             if command == "quit":
                 self._saved(table)
                 return 0
-            if command == "help":
-                self.say("console_help")
+            if await self.answer(table, seat, actor, info, command):
                 continue
             if command.split(" ", 1)[0] == "change":
                 done = await self._change(table, command[len("change"):].strip(), info)
@@ -370,20 +359,6 @@ class Session:
                 out.write(f"  {self.text('console_back', name=name)}\n")
                 continue
             prompt = await service.prompt(table, actor)
-            if command == "legal":
-                for i, option in enumerate(prompt.options, 1):
-                    out.write(f"  #{i}  {option.text}\n")
-                continue
-            if command in ("view", "board"):
-                view = await service.view(table, actor if command == "view" else None)
-                self.say("view", view=view, names=_names(info))
-                continue
-            if command == "log":
-                for entry in await service.log(table):
-                    line = self.text("console_log_line", version=entry.version,
-                                     name=entry.name, source=entry.source, text=entry.text)
-                    out.write(f"  {line}\n")
-                continue
             self.notifier.at_screen.add(seat)  # the player still looks: print in order
             try:
                 # ASCII digits only: isdigit() takes "²" and "①", which int() rejects.

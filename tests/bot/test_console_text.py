@@ -50,7 +50,8 @@ async def test_seats_are_named_with_their_colours_in_words(tmp_path: Path) -> No
 async def test_a_french_session_has_no_english_console_words(game: str, tmp_path: Path) -> None:
     text = await session(tmp_path, game, "#999\nlog\nquit\n", locale="fr")
     assert "choisissez de #1 à #" in text
-    assert re.search(r"^  v\d+ .+ \[(bot|joueur)\] ", text, re.M), text  # the log
+    # The log reads as the table did live.
+    assert re.search(r"^  Bot \d (\(\w+\) )?(a fait son choix|joue `)", text, re.M), text
     assert "(privé)" in text and "(private)" not in text
     for english in ("seat", "choose #", "changes their choice", "back to", "takes a seat",
                     " - bot", "Decision:", "[player]", "(classic"):
