@@ -8,17 +8,10 @@ from PIL import Image
 from skyhelp import GAME, play, scenario
 
 from engine.core.play import ai_playout
-from engine.skybridge.render import (
-    CELL,
-    FILL,
-    TEXT,
-    WIDTH,
-    Layout,
-    fit_name,
-    font,
-    render_board,
-    render_final,
-)
+from engine.skybridge.render import Layout, final_layout, render_board, render_final
+from engine.skybridge.render.canvas import WIDTH
+from engine.skybridge.render.layout import PLANK_OUT
+from engine.skybridge.render.palette import CELL, FILL, TEXT
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -50,7 +43,7 @@ def test_same_view_same_bytes() -> None:
     outcome = GAME.outcome(state)
     assert render_final(view, names=names) == render_final(view, outcome, names=names)
     first = image(render_board(view))
-    assert first.width == WIDTH and 400 < first.height < 1400
+    assert first.width == WIDTH and 600 < first.height < 1600
 
 
 def test_pieces_are_drawn_in_their_colours_where_the_layout_puts_them() -> None:
@@ -77,7 +70,7 @@ def test_pieces_are_drawn_in_their_colours_where_the_layout_puts_them() -> None:
     assert not near(picture.getpixel(((right[2] + left3[0]) // 2, left3[1] + 5)), FILL["red"])
     # The yellow bridge 2-5 joins two rows: tower 2 gets an arrow pointing down to 5.
     bridge = layout.piece_box(2, 4, 1)
-    arrow_x = bridge[2] + 5 + 4 + 7
+    arrow_x = bridge[2] + PLANK_OUT + 5 + 9
     assert near(picture.getpixel((arrow_x, bridge[1] + 2)), FILL["yellow"])
     # The roofed cell 6 is tinted green, the others are not.
     cell6, cell5 = layout.cell(6), layout.cell(5)
@@ -98,23 +91,21 @@ def test_last_piece_has_a_thick_outline() -> None:
     assert not near(picture.getpixel((other[0] - 2, (other[1] + other[3]) // 2)), TEXT, 10)
 
 
-def test_scores_image_lists_every_line() -> None:
+def test_scores_image_is_the_board_above_a_block_per_player() -> None:
     state = GAME.setup(2, {}, 3)
     ai_playout(GAME, state, ["greedy", "greedy"], 3)
     view = GAME.view(state, None)
     board = image(render_board(view, names=["Chloé", "Zoë"]))
     scores = image(render_final(view, names=["Chloé", "Zoë"]))
-    lines = sum(len(s["lines"]) for s in view["outcome"]["standings"])
-    # The scores image is the board plus a title, one row per seat and one per line.
-    assert scores.height >= board.height + 20 * (1 + 2 + lines)
-    assert scores.crop((0, 0, WIDTH, board.height)).tobytes() == board.tobytes()
-
-
-def test_names_draw_as_typed_and_a_long_one_is_cut_to_fit() -> None:
-    assert fit_name("Chloé") == "Chloé" and fit_name("李小龙") == "李小龙"
-    assert fit_name("  ") == "?"
-    cut = fit_name("李" * 60)
-    assert cut.endswith("…") and font(15).getlength(cut) <= 170
+    lay = final_layout(view, view["outcome"])
+    assert scores.size == (WIDTH, lay.height)
+    # Above the scores, the same header and towers as the board posted last.
+    grid = (0, 0, WIDTH, Layout.for_view(view).board_bottom)
+    assert scores.crop(grid).tobytes() == board.crop(grid).tobytes()
+    # A block per player, each as tall as its lines, best first.
+    for s, (_, y0, _, y1) in zip(lay.standings, lay.blocks, strict=True):
+        assert y1 - y0 >= 32 * max(1, len(s["lines"]))
+    assert [s["rank"] for s in lay.standings] == sorted(s["rank"] for s in lay.standings)
 
 
 def test_chinese_and_accented_names_change_the_picture_not_its_size() -> None:
@@ -129,16 +120,17 @@ def test_chinese_and_accented_names_change_the_picture_not_its_size() -> None:
 def test_a_french_table_gets_french_words_and_english_stays_the_default() -> None:
     import string
 
-    from engine.skybridge.render_words import FRENCH, language, tr
+    from engine.skybridge.render.words import FRENCH, language, tr
 
     view = GAME.view(scenario(2, LAYOUT), None)
     en = render_board(view, names=["Zoé", "王"])
     assert render_board(view, names=["Zoé", "王"], locale="en") == en
     fr = image(render_board(view, names=["Zoé", "王"], locale="fr"))
-    assert fr.size == image(en).size and fr.tobytes() != image(en).tobytes()
+    # Longer French words take more legend lines rather than a smaller print.
+    assert fr.width == image(en).width and fr.tobytes() != image(en).tobytes()
     with language("fr"):
-        assert tr("{n} storeys", n=7) == "7 étages"
-    assert tr("{n} storeys", n=7) == "7 storeys"
+        assert tr("h {n}", n=7) == "h 7" and tr("last move") == "dernier coup"
+    assert tr("last move") == "last move"
     for key, value in FRENCH.items():
         fields = {f for _, f, _, _ in string.Formatter().parse(key) if f}
         assert fields == {f for _, f, _, _ in string.Formatter().parse(value) if f}, key

@@ -3,34 +3,13 @@ has its French entry, and names replace "Seat N" wherever they are given."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-import pytest
-from PIL import ImageDraw
 from skyhelp import GAME
 
 from engine.core.play import ai_playout
 from engine.core.rng import Rng
-from engine.skybridge import render_words
 from engine.skybridge.render import render_board, render_final
-from tests.engine.render_words import labels_asked
-
-
-@contextmanager
-def recorded() -> Iterator[list[str]]:
-    """Every text drawn meanwhile."""
-    texts: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
-        texts.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ImageDraw.ImageDraw, "text", text)
-        yield texts
+from engine.skybridge.render import words as render_words
+from tests.engine.render_words import labels_asked, recorded
 
 
 def draw_all(locale: str, names: list[str] | None = None) -> None:

@@ -14,25 +14,26 @@ from engine.fonts.labels import Labels
 _LABELS = Labels("skybridge")
 language = _LABELS.language
 
-LEGEND = "h = storeys. Triangle: roof. Plank: bridge (arrow: to that foundation). Frame: last move."
-
 FRENCH: dict[str, str] = {
-    LEGEND: "h = étages. Triangle : toit. Planche : pont (flèche : vers cette fondation). "
-            "Cadre : dernier coup.",
     "move {n} - game over": "coup {n} - partie finie",
     "move {n} - {who} to play:": "coup {n} - à {who} de jouer :",
     "h {n}": "h {n}",
     "roof {c}": "toit {c}",
     " (out)": " (éliminé)",
-    "{name}{out} has {b3} x 3-storey, {b2} x 2-storey, {bridge} bridge, {roof} roof":
-        "{name}{out} a {b3} x 3 étages, {b2} x 2 étages, {bridge} pont, {roof} toit",
-    "{name} has {b3} x 3-storey, {b2} x 2-storey of the fourth colour (x3@, x2@)":
-        "{name} a {b3} x 3 étages, {b2} x 2 étages de la quatrième couleur (x3@, x2@)",
-    "Final score": "Score final",
-    "Score if the game ended now": "Score si la partie finissait maintenant",
+    "pieces in hand": "pièces en main",
+    "score now": "score actuel",
+    "final score": "score final",
+    "+ fourth colour": "+ quatrième couleur",
+    "h = storeys": "h = étages",
+    "roof: its colour scores the tower": "toit : sa couleur marque la tour",
+    "bridge": "pont",
+    "bridge to that foundation": "pont vers cette fondation",
+    "last move": "dernier coup",
+    "score now: if the game ended now": "score actuel : si la partie finissait maintenant",
     "Final scores": "Scores finaux",
     "Scores if the game ended now": "Scores si la partie finissait maintenant",
-    "{n} storeys": "{n} étages",
+    "{n} points": "{n} points",
+    "winner": "gagnant",
     "no roof, nothing scored": "pas de toit, aucun point",
     "roof on {f}: tower of {n} storeys": "toit sur {f} : tour de {n} étages",
     "bridge {a}-{b} adds tower {b}": "pont {a}-{b} : la tour {b} compte",
