@@ -105,8 +105,9 @@ def _block(c: Canvas, view: Mapping[str, Any], s: Mapping[str, Any], box: Box,
     tag = tr("winner") if win else ""
     tag_w = text_width(tag, MIN_TEXT, bold=True) + 16 if tag else 0
     room = x1 - 14 - tw - 20 - (tag_w + 12 if tag else 0) - x
-    name = clip(name_of(seat, names), room, NAME, bold=True)
-    x += c.text((x, cy), name, NAME, TEXT, anchor="lm", bold=True) + 12
+    # Regular weight: a long name fits whole beside the rank, the colours and the tag.
+    name = clip(name_of(seat, names), room, NAME)
+    x += c.text((x, cy), name, NAME, TEXT, anchor="lm") + 12
     if tag:
         c.d.rounded_rectangle((x, round(cy) - 13, x + tag_w, round(cy) + 13), radius=8, fill=GOLD)
         c.text((x + 8, cy), tag, MIN_TEXT, WHITE, anchor="lm", bold=True)
