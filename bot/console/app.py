@@ -12,16 +12,15 @@ leave it unfinished in the database and say how to resume it.
 
 from __future__ import annotations
 
-import signal
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
-from types import FrameType
 from typing import Any, TextIO
 
 from bot.console.commands import COMMAND_WORDS, Commands, plain
+from bot.console.screen import Interrupt, clear_screen
 from bot.console.tables import LOCAL_CHANNEL, LocalTable, db_flag, local_tables
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
@@ -46,13 +45,18 @@ class ConsoleNotifier:
         self.renderer = renderer
         self.private: defaultdict[int, list[Notification]] = defaultdict(list)
         self.at_screen: set[int] = set()  # seats whose secrets may print as they come
+        # The table's lines since the last hot-seat move: printed again once the screen
+        # is cleared of that player's secrets, so the next one still reads them.
+        self.public_since: list[str] = []
 
     async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         for n in notes:
             if n.template in QUIET:
                 continue
             if n.seat is None:
-                self.write(plain(self.renderer.render(n)) + "\n")
+                line = plain(self.renderer.render(n)) + "\n"
+                self.public_since.append(line)
+                self.write(line)
             elif n.seat in self.at_screen:
                 self.print_private(n)
             else:
@@ -79,32 +83,6 @@ class Stop(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(code)
         self.code = code
-
-
-class Interrupt:
-    """Ctrl-C stops the prompt at once, but never a move being saved: one that comes
-    during a move is kept and honoured when the move is done."""
-
-    def __init__(self) -> None:
-        self.reading = False
-        self.pending = False
-
-    def handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.reading:
-            raise KeyboardInterrupt
-        self.pending = True
-
-    @contextmanager
-    def installed(self) -> Iterator[None]:
-        try:
-            previous = signal.signal(signal.SIGINT, self.handle)
-        except ValueError:  # not the main thread (tests): Ctrl-C cannot come anyway
-            yield
-            return
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
 
 
 async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
@@ -157,6 +135,7 @@ class Session(Commands):
         self.game: str | None = None
         self.actors: dict[int, Actor] = {}  # human seat -> who plays it
         self.resumed = False
+        self.keyboard: int | None = None  # the hot-seat player whose secrets are on screen
         # (seat, table version) right after that seat's own move: if the table is still
         # there at its next decision, nobody else moved and the board is not printed again.
         self.moved: tuple[int, int] | None = None
@@ -288,6 +267,9 @@ class Session(Commands):
             seat = waiting[0]
             user = info.seats[seat].user_id
             actor = by_user.get(user or "", host)
+            if not self._pass_keyboard(info, seat):
+                self._saved(table)
+                return 0
             out.write("\n")
             self.say("console_turn", who=self.who(info, seat, await service.view(table)),
                      decision=info.waiting[seat])
@@ -306,6 +288,25 @@ class Session(Commands):
                 return done
         info = await service.info(table)
         return 0 if info.status == "finished" else 1
+
+    def _pass_keyboard(self, info: TableInfo, seat: int) -> bool:
+        """Hot seat: before ``seat``'s secrets show, clear the last player's off the screen
+        and wait for the keyboard to change hands. False: the input ended meanwhile.
+        Only at a terminal: a piped script has no hands to change."""
+        if (sum(not s.is_bot for s in info.seats) < 2 or seat == self.keyboard
+                or not self.stdin.isatty()):
+            return True
+        if self.keyboard is not None and clear_screen(self.out):
+            for line in self.notifier.public_since:
+                self.notifier.write(line)
+        self.keyboard = None
+        self.out.write("\n" + self.text("console_pass", name=info.seats[seat].name) + " ")
+        self.out.flush()
+        if not self._read():
+            self.out.write("\n")
+            return False
+        self.keyboard = seat
+        return True
 
     async def _bots_catch_up(self, table: int, host: Actor) -> None:
         """A resumed table may owe bot moves (the last run stopped before them)."""
@@ -360,6 +361,7 @@ class Session(Commands):
                 continue
             prompt = await service.prompt(table, actor)
             self.notifier.at_screen.add(seat)  # the player still looks: print in order
+            self.notifier.public_since = []
             try:
                 # ASCII digits only: isdigit() takes "²" and "①", which int() rejects.
                 if command[:1] == "#" and is_ascii_number(command[1:]):
@@ -401,6 +403,9 @@ class Session(Commands):
                                               for s in can])
             return None
         seat = chosen[0]
+        if not self._pass_keyboard(info, seat):
+            self._saved(table)
+            return 0
         self.out.write("\n")
         self.say("console_changes", name=info.seats[seat].name)
         self.notifier.flush_private(seat)
