@@ -203,7 +203,7 @@ def test_text_view(locale: str) -> None:
     st = position(4, active=1, board={"D00": "R", "D01": "B"}, tokens={2: ["automation"]})
     text = ENV.get_template(f"{locale}/neotopia/view.txt").render(
         {"view": GAME.view(st, 1), "locale": locale})
-    assert "D00 R, D01 B" in text and "FD" in text and "draw deck" in text
+    assert "01B 02." in text and "06. 00R" in text and "FD" in text and "draw deck" in text
     assert "None" not in text
 
 

@@ -15,7 +15,8 @@ TOP = {"game", "seats", "viewer", "options", "data_set", "colours", "phase", "bo
        "deck_size", "players", "turn", "end", "last", "final"}
 CELL = {"id", "region", "q", "r", "x", "y", "kind", "centre", "bonus", "outer", "element",
         "element_rgb", "bonus_token"}
-CARD = {"id", "type", "type_name_en", "type_name_fr", "points", "building", "pattern", "size"}
+CARD = {"id", "type", "type_name_en", "type_name_fr", "points", "building", "pattern", "size",
+        "drawing"}
 PLAYER = {"seat", "colour", "first_player", "character", "hand_size", "hand", "tokens",
           "tokens_used", "projects", "scores"}
 TURN = {"seat", "round", "actions_left", "bonus_used", "stage", "bonus", "taking",
@@ -49,7 +50,7 @@ def test_the_documented_shape_mid_game() -> None:
                                        "discarded", "removed", "flag_turned"}
     assert all(set(c) == CARD for c in view["offer"])
     assert all(set(p) == PLAYER for p in view["players"])
-    assert all(set(c) == CARD for c in view["players"][1]["hand"])
+    assert all(set(c) == CARD | {"status"} for c in view["players"][1]["hand"])
     assert view["players"][0]["hand"] is None
     assert set(view["turn"]) == TURN
     for track in view["tracks"]:
