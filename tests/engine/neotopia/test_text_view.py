@@ -12,8 +12,7 @@ from typing import Any
 import jinja2
 import pytest
 
-from engine.neotopia import GAME
-from engine.neotopia import textview
+from engine.neotopia import GAME, textview
 from engine.neotopia.view import view
 from tests.engine.neotopia.helpers import HOUSE, act, position
 
