@@ -18,9 +18,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.history.cli import add_history_commands
+
+if TYPE_CHECKING:
+    from bot.store import SqliteStore
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 DB_HELP = "SQLite file (default: $URBANIST_DB or ./urbanist.sqlite3)"
@@ -187,17 +190,26 @@ def quiet_storage_logs() -> None:
 
 def add_tables(subparsers: Any) -> None:
     p = subparsers.add_parser("tables", help="list the local tables of the database")
-    p.add_argument("--all", action="store_true", help="finished ones too")
+    p.add_argument("--all", action="store_true",
+                   help="the finished ones too, with their winner (for urbanist export)")
     p.add_argument("--db", default=None, help=DB_HELP)
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_tables)
+
+
+def db_flag(db: str | None) -> str:
+    """`` --db PATH`` for a hint to work as printed, or nothing for the default file."""
+    import shlex
+
+    return f" --db {shlex.quote(db)}" if db else ""
 
 
 def run_tables(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.console.tables import local_tables
+    from bot.clitext import say
+    from bot.console.tables import LOCAL_CHANNEL, local_tables
     from bot.store import SqliteStore
-    from bot.text import utc_time
 
     refused = refuse_url("tables", args.db)
     if refused:
@@ -207,21 +219,36 @@ def run_tables(args: argparse.Namespace) -> int:
     async def listing() -> int:
         path = Path(args.db) if args.db else default_db()
         if not Path(path).exists():
-            print(f"no database at {path}: no local table yet")
+            print(say("tables", args.locale, missing=str(path)))
             return 0
         store = await SqliteStore.open(path)
         try:
-            found = await local_tables(store, unfinished=not args.all)
+            unfinished = await local_tables(store)
+            finished = await store.find_tables(channel_id=LOCAL_CHANNEL,
+                                               statuses=["finished"])
+            # Only listed ones are read whole: their seats name the winners.
+            shown = [await finished_row(store, t.id) for t in finished] if args.all else []
         finally:
             await store.close()
-        if not found:
-            print("no unfinished local table" if not args.all else "no local table")
-        for t in found:
-            print(f"#{t.id}  {t.game:<12} {t.status:<9} last move {utc_time(t.updated_at)}"
-                  + (f"   urbanist local --resume {t.id}" if t.status != "finished" else ""))
+        print(say("tables", args.locale, missing=None, unfinished=unfinished,
+                  finished=sorted(shown, key=lambda t: -t["id"]), all=args.all,
+                  finished_count=len(finished), db=db_flag(args.db)))
         return 0
 
     return asyncio.run(listing())
+
+
+async def finished_row(store: SqliteStore, table_id: int) -> dict[str, Any]:
+    """A finished table as ``urbanist tables --all`` shows it: who won, with what."""
+    bundle = await store.load_bundle(table_id)
+    assert bundle is not None  # listed by the same store a moment ago; tables stay
+    table, seats, _ = bundle
+    names = {s.seat: s.name for s in seats}
+    standings = (table.outcome or {}).get("standings", [])
+    first = [s for s in standings if s.get("rank") == 1]
+    return {"id": table.id, "game": table.game, "updated_at": table.updated_at,
+            "winners": [names.get(s.get("seat")) or s.get("name") for s in first],
+            "total": first[0].get("total") if first else None}
 
 
 def add_simulate(subparsers: Any) -> None:
@@ -256,7 +283,17 @@ def add_backup(subparsers: Any) -> None:
     p = subparsers.add_parser("backup", help="copy the live database to an SQLite file")
     p.add_argument("path", type=Path)
     p.add_argument("--db", default=None, help=ANY_DB_HELP)
+    p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_backup)
+
+
+def overwrites(target: Path, source: str) -> bool:
+    """Whether a backup to ``target`` would replace a file of someone's: the database
+    itself is not counted, its own refusal (a storage fault) says more."""
+    if not (target.exists() or target.is_symlink()):
+        return False
+    return is_url(source) or target.resolve() != Path(source).resolve()
 
 
 def run_backup(args: argparse.Namespace) -> int:
@@ -268,6 +305,11 @@ def run_backup(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         source = str(args.db or default_any_db())
+        if not args.force and overwrites(args.path, source):
+            from bot.clitext import refuse
+
+            refuse("backup", "backup_refused", args.locale, path=str(args.path))
+            return 2
         if not is_url(source):
             require_existing(source)
             # Read-only: a backup only reads, so a file it may not write is no obstacle.

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+import time
+from typing import Any, TextIO
 
 import jinja2
 
 from bot.text import TEMPLATES
-from engine.core import get_game
+from engine.core import Rng, get_game
 from engine.core.errors import BadOptions
-from engine.core.play import ai_playout
+from engine.core.play import ai_playout, playout
+from engine.core.protocol import Action, Event, Game
 from engine.core.registry import game_names
 from engine.core.textinput import typed_int
 
@@ -24,6 +26,7 @@ AI_KINDS = ("random", "greedy", "search")
 # The levels players see, over the engine's AI kinds (bot.service.levels; not imported:
 # the command line answers a mistyped option without loading the service).
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
+PROGRESS_SECONDS = 5.0
 
 
 def check_game(name: str) -> str | None:
@@ -119,16 +122,42 @@ def _value(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
+class Progress:
+    """A line on ``out`` every ``PROGRESS_SECONDS`` of play (the round and the moves so
+    far): a search game runs for minutes, and silence reads as a hang. A game shorter
+    than that prints none."""
+
+    def __init__(self, game: Game[Any], state: Any, template: jinja2.Template,
+                 out: TextIO) -> None:
+        self.game, self.state, self.template, self.out = game, state, template, out
+        self.moves = 0
+        self.last = time.monotonic()
+
+    def moved(self, seat: int, action: Action, events: list[Event]) -> None:
+        self.moves += 1
+        now = time.monotonic()
+        if now - self.last < PROGRESS_SECONDS:
+            return
+        self.last = now
+        # The public view is the one place every game states its round, when it has one.
+        view = self.game.view(self.state, None)
+        turn = view.get("turn")
+        found = view.get("round", turn.get("round") if isinstance(turn, dict) else None)
+        print(self.template.render(game=self.game.name, moves=self.moves,
+                                   round=found if isinstance(found, int) else None,
+                                   rounds=view.get("rounds")).strip(),
+              file=self.out, flush=True)
+
+
 def simulate_text(
-    game_name: str, players: int, seed: int, ai: str, options: dict[str, Any], locale: str
+    game_name: str, players: int, seed: int, ai: str, options: dict[str, Any], locale: str,
+    progress: TextIO | None = None,
 ) -> str:
+    """The final breakdown; with ``progress``, lines on how far the game is as it goes."""
     game = get_game(game_name)
     words = ai.split(",") if "," in ai else [ai] * players
     kinds = [level_kind(w) for w in words]
     state = game.setup(players, options, seed)
-    actions = ai_playout(game, state, kinds, seed)
-    outcome = game.outcome(state)
-    assert outcome is not None
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / locale)),
         undefined=jinja2.StrictUndefined,
@@ -136,6 +165,17 @@ def simulate_text(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    if progress is None:
+        actions = ai_playout(game, state, kinds, seed)
+    else:
+        # ai_playout's own loop, with a look at the clock after each move.
+        rng = Rng.from_seed(seed)
+        ais = [game.ai(k) for k in kinds]
+        report = Progress(game, state, env.get_template("cli/progress.txt"), progress)
+        actions = playout(game, state, lambda st, seat: ais[seat].choose(st, seat, rng),
+                          on_apply=report.moved)
+    outcome = game.outcome(state)
+    assert outcome is not None
     return env.get_template("cli/simulate.txt").render(
         game=game_name,
         players=players,
@@ -168,5 +208,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(f"urbanist simulate: {problem}", file=sys.stderr)
         return 2
     ai = ",".join(k.strip() for k in args.ai.split(","))
-    print(simulate_text(args.game, args.players, args.seed, ai, options, args.locale), end="")
+    # Progress goes to stderr: a script reading the breakdown on stdout gets it unchanged.
+    print(simulate_text(args.game, args.players, args.seed, ai, options, args.locale,
+                        progress=sys.stderr), end="")
     return 0

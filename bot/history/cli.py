@@ -27,11 +27,16 @@ def add_history_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help="rebuild an exported table's final state from "
                               "its seed and actions, and check it")
     p.add_argument("file", type=Path, help="a file written by urbanist export")
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_replay)
 
-    p = subparsers.add_parser("ratings", help="the ratings of the finished tables")
+    p = subparsers.add_parser("ratings", help="the ratings of the finished tables, per "
+                              "game and server, as /leaderboard shows them")
     p.add_argument("--rebuild", action="store_true",
-                   help="recompute every result and rating from the stored finished tables")
+                   help="first recompute every result and rating from the stored finished "
+                   "tables")
+    p.add_argument("--game", default=None, help="only this game")
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.add_argument("--db", default=None, help=ANY_DB_HELP)
     p.set_defaults(func=run_ratings)
 
@@ -75,29 +80,50 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """Exit 2 for a file that is not a replayable export (missing, unreadable, not JSON,
+    not an export, damaged), 1 for an export whose replay disagrees with it."""
+    from bot.clitext import refuse, say
     from bot.history.export import ExportError, replay
     from engine.core import get_game
 
+    def refused(code: str, status: int = 2, **context: Any) -> int:
+        refuse("replay", "replay_refused", args.locale, code=code, file=str(args.file),
+               **context)
+        return status
+
     try:
-        document = json.loads(Path(args.file).read_text("utf-8"))
+        text = Path(args.file).read_text("utf-8")
+    except FileNotFoundError:
+        return refused("missing")
+    except IsADirectoryError:
+        return refused("directory")
+    except PermissionError:
+        return refused("forbidden")
+    except UnicodeDecodeError:
+        return refused("not_json", line=None, column=None)
+    except OSError as exc:
+        return refused("unreadable", reason=exc.strerror or str(exc))
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return refused("not_json", line=exc.lineno, column=exc.colno)
+    try:
         result = replay(document, get_game)
-    except (OSError, ValueError) as exc:  # ExportError and JSON errors are ValueErrors
-        kind = "" if isinstance(exc, ExportError) else f"{type(exc).__name__}: "
-        print(f"urbanist: {args.file}: {kind}{exc}", file=sys.stderr)
-        return 1
-    names = {seat.get("seat"): seat.get("name") for seat in document.get("seats", [])}
-    ranks = ", ".join(f"{names.get(s['seat']) or s['name']} {s['total']} (#{s['rank']})"
-                      for s in (result.outcome or {}).get("standings", []))
-    print(f"{result.game} table {result.table_id}: {result.actions} actions replayed; "
-          f"final state and outcome match ({ranks})")
+    except ExportError as exc:
+        return refused(exc.code, 1 if exc.mismatch else 2, **exc.context)
+    names = {seat.get("seat"): seat.get("name") for seat in document["seats"]
+             if isinstance(seat, dict)}
+    standings = [{"name": names.get(s["seat"]) or s["name"], "total": s["total"],
+                  "rank": s["rank"]} for s in (result.outcome or {}).get("standings", [])]
+    print(say("replayed", args.locale, game=result.game, table_id=result.table_id,
+              actions=result.actions, standings=standings))
     return 0
 
 
 def run_ratings(args: argparse.Namespace) -> int:
-    if not args.rebuild:
-        print("urbanist ratings: say --rebuild to recompute the ratings", file=sys.stderr)
-        return 2
-    from bot.history.rebuild import rebuild
+    from bot.clitext import say
+    from bot.history import stats
+    from bot.history.rebuild import finished_games
     from bot.store import open_store
     from bot.store.health import require_existing
 
@@ -107,10 +133,22 @@ def run_ratings(args: argparse.Namespace) -> int:
             require_existing(db)
         store = await open_store(db)
         try:
-            count = await rebuild(store)
+            # The store keeps no list of servers: the finished tables name them.
+            games = await finished_games(store)
+            if args.rebuild:
+                await store.rebuild_history(games)
+            boards = []
+            for guild, game in sorted({(g.guild_id, g.game) for g in games}):
+                if args.game is not None and game != args.game:
+                    continue
+                rows, apart = stats.leaderboard_rows(await store.load_ratings(guild, game))
+                if rows or apart:
+                    boards.append({"guild": guild, "game": game, "rows": rows,
+                                   "apart": apart})
         finally:
             await store.close()
-        print(f"ratings rebuilt from {count} finished tables")
+        print(say("ratings", args.locale, rebuilt=len(games) if args.rebuild else None,
+                  boards=boards, min_games=stats.MIN_GAMES))
         return 0
 
     return asyncio.run(main())

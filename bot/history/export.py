@@ -15,13 +15,21 @@ from typing import Any, Final
 
 from bot.store.records import ActionRecord, SeatRecord, TableRecord, canonical
 from engine.core import Game
+from engine.core.errors import UrbanistError
 
 FORMAT: Final = "urbanist-table"
 FORMAT_VERSION: Final = 1
 
 
 class ExportError(ValueError):
-    """A document that is not an export this code can replay; the message says why."""
+    """A document that is not an export this code can replay; the message says why, and
+    ``code`` with ``context`` say it again for templates/<locale>/cli/replay_refused.txt.
+    ``mismatch``: the document is an export, but its replay disagrees with it."""
+
+    def __init__(self, message: str, code: str = "malformed", *, mismatch: bool = False,
+                 **context: Any) -> None:
+        super().__init__(message)
+        self.code, self.mismatch, self.context = code, mismatch, context
 
 
 def state_digest(snapshot: str) -> str:
@@ -76,40 +84,60 @@ class ReplayResult:
 def replay(document: Any, get_game: Callable[[str], Game[Any]]) -> ReplayResult:
     """Rebuild the final state from ``document`` and check it against the export's
     outcome and state digest; ExportError says what does not hold."""
+    try:
+        return _replay(document, get_game)
+    except ExportError:
+        raise
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError,
+            UrbanistError) as exc:
+        # A hand-edited or truncated export: a field missing or of the wrong kind. The
+        # reader needs to know the file is damaged, not which Python operation failed.
+        raise ExportError(f"a field is missing or malformed ({type(exc).__name__}: {exc})",
+                          "malformed") from exc
+
+
+def _replay(document: Any, get_game: Callable[[str], Game[Any]]) -> ReplayResult:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ExportError("not an Urbanist table export")
+        raise ExportError("not an Urbanist table export", "not_export")
     if document.get("format_version") != FORMAT_VERSION:
         raise ExportError(f"format version {document.get('format_version')!r} is not "
-                          f"{FORMAT_VERSION}")
+                          f"{FORMAT_VERSION}", "format_version",
+                          found=document.get("format_version"), known=FORMAT_VERSION)
     table = document.get("table") or {}
     if table.get("status") != "finished" or table.get("seed") is None:
         raise ExportError("the game was not over when exported: its seed and secret "
-                          "choices are withheld, so it cannot be replayed")
+                          "choices are withheld, so it cannot be replayed", "not_over")
     try:
         game = get_game(str(table["game"]))
     except KeyError as exc:
-        raise ExportError(f"unknown game {table.get('game')!r}") from exc
+        raise ExportError(f"unknown game {table.get('game')!r}", "unknown_game",
+                          game=table.get("game")) from exc
     state = game.setup(len(document["seats"]), table["options"], int(table["seed"]))
     expected = 1
     for entry in document["actions"]:
         expected += 1
         if entry.get("version") != expected:
-            raise ExportError(f"gap in the actions before version {entry.get('version')}")
+            raise ExportError(f"gap in the actions before version {entry.get('version')}",
+                              "gap", version=entry.get("version"))
         if "action" not in entry:
-            raise ExportError(f"action {expected} is withheld")
+            raise ExportError(f"action {expected} is withheld", "withheld", version=expected)
         try:
             game.apply(state, int(entry["seat"]), game.action_from_json(entry["action"]))
         except Exception as exc:
-            raise ExportError(f"action {expected} does not apply: {exc}") from exc
+            raise ExportError(f"action {expected} does not apply: {exc}", "does_not_apply",
+                              mismatch=True, version=expected) from exc
     if expected != table.get("version"):
         raise ExportError(f"the actions end at version {expected}, the table at "
-                          f"{table.get('version')}")
+                          f"{table.get('version')}", "ends_early", mismatch=True,
+                          version=expected, table_version=table.get("version"))
     outcome = game.outcome(state)
     found = None if outcome is None else outcome.to_json()
     if canonical(found) != canonical(document.get("outcome")):
-        raise ExportError("the replayed outcome differs from the exported one")
+        raise ExportError("the replayed outcome differs from the exported one",
+                          "outcome_differs", mismatch=True)
     digest = state_digest(canonical(game.state_to_json(state)))
     if digest != document.get("final_state_sha256"):
-        raise ExportError("the replayed final state differs from the exported one")
+        raise ExportError("the replayed final state differs from the exported one",
+                          "state_differs", mismatch=True)
     return ReplayResult(game.name, int(table.get("id", 0)), len(document["actions"]), found,
                         digest)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.history.ratings import Rating, Result
 
@@ -78,3 +79,15 @@ def tables_of(results: Sequence[Result]) -> list[list[Result]]:
     for r in results:
         groups.setdefault(r.table_id, []).append(r)
     return [sorted(rows, key=lambda r: (r.rank, r.slot)) for rows in groups.values()]
+
+
+def leaderboard_rows(ratings: Sequence[Rating]) -> tuple[list[dict[str, Any]],
+                                                          list[dict[str, Any]]]:
+    """``leaderboard`` as the templates read it (``history/leaderboard.txt``,
+    ``cli/ratings.txt``): the ranked rows with their place, and those apart."""
+    ranked, provisional = leaderboard(ratings)
+    rows = [{"place": i + 1, "name": r.name, "is_bot": r.is_bot, "mu": r.mu,
+             "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
+            for i, r in enumerate(ranked)]
+    apart = [{"name": r.name, "is_bot": r.is_bot, "games": r.games} for r in provisional]
+    return rows, apart

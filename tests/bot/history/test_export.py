@@ -126,9 +126,9 @@ async def test_the_command_line_exports_replays_and_rebuilds(
     document["actions"][-1]["action"] = document["actions"][0]["action"]
     out.write_text(json.dumps(document), "utf-8")
     assert await _cli(["replay", str(out)]) == 1
-    assert "urbanist: " in capsys.readouterr().err  # one line saying why, no traceback
+    assert "urbanist replay: " in capsys.readouterr().err  # one line saying why, no traceback
     assert await _cli(["ratings", "--rebuild", "--db", str(db)]) == 0
-    assert "from 1 finished tables" in capsys.readouterr().out
+    assert "from 1 finished table.\n" in capsys.readouterr().out
     assert await _cli(["export", "99", "--db", str(db)]) == 1
 
 

@@ -84,5 +84,5 @@ async def test_urbanist_replay_refuses_a_tampered_digest_in_one_line(
     assert await _cli(["replay", str(out)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == (f"urbanist: {out}: the replayed final state differs from the "
-                            f"exported one\n")
+    assert captured.err == (f"urbanist replay: {out} does not replay: the replayed final "
+                            "state differs from the exported one\n")
