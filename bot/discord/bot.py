@@ -23,9 +23,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord import app_commands
 
 from bot.clock import Clock
-from bot.discord import handlers, ids, typed
+from bot.discord import components, ids, typed
 from bot.discord.commands import build_commands
-from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.frontend import Frontend
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pacing import Pacer
@@ -123,7 +122,7 @@ class UrbanistBot(discord.Client):
         # The check of every row runs beside the tables, never before their deadlines.
         self._audit = asyncio.get_running_loop().create_task(service.audit())
         # Every button and select ever sent answers again, whatever its message.
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         await self.tree.set_translator(UrbanistTranslator())  # French names for French clients
         if self.config.sync_commands:
             await self.tree.sync()
@@ -168,7 +167,7 @@ class UrbanistBot(discord.Client):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if ids.is_ours(custom_id) and not ids.is_known(custom_id):
-            await handlers.unknown_component(interaction)
+            await components.unknown_component(interaction)
 
     async def _on_command_error(self, interaction: discord.Interaction[Any],
                                 error: app_commands.AppCommandError) -> None:

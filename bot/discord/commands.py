@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.components import hand_view
+from bot.discord.components import hand_message, hand_view, refuse
 from bot.discord.frontend import Frontend, Outgoing, frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
 from bot.discord.settings import settings_text, wanted_settings
@@ -57,8 +57,8 @@ class Answer:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> bool:
         if isinstance(exc, Refused):
-            await self.fe.refuse(self.interaction, exc, locale=self.locale, game=self.game,
-                                 table=self.table)
+            await refuse(self.fe, self.interaction, exc, locale=self.locale, game=self.game,
+                         table=self.table)
             return True
         return False
 
@@ -356,7 +356,7 @@ def build_commands(tree: app_commands.CommandTree[Any]) -> None:
                 return
             info = answer.about(found[0])
             await interaction.response.defer(ephemeral=True, thinking=True)
-            out = await fe.hand_message(info.id, fe.actor(interaction))
+            out = await hand_message(fe, info.id, fe.actor(interaction))
             await fe.reply(interaction, out)
 
     @tree.command(name="rules", description="How to play, and how to type your moves")

@@ -1,19 +1,22 @@
 """What every Discord handler shares: the table service, the templates, labels, who is
-asking, and how to answer within Discord's limits. One ``Frontend`` per bot; handlers
-reach it through ``interaction.client.frontend``."""
+asking, and how to answer within Discord's limits. One ``Frontend`` per bot; a clicked
+item or a command finds it through ``frontend_of(interaction)``.
+
+It builds no widgets (``components`` does, above it): a refusal is handed its menu, so
+that the items, which need the Frontend at click time, are the only ones that import
+both."""
 
 from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot import images
-from bot.discord import components, menus
 from bot.discord.labels import Labels, load_labels
 from bot.discord.limits import split_message
 from bot.discord.livemenus import Closer, MenuKeeper, MenuOf
@@ -142,47 +145,16 @@ class Frontend:
 
     # ---------------------------------------------------------------- components
 
-    def menu(self, table: int, version: int, options: Sequence[Mapping[str, Any] | Any],
-             locale: str) -> discord.ui.View | None:
-        """The buttons and selects for a seat's options (``Option`` values or their JSON)."""
-        texts = [o["text"] if isinstance(o, Mapping) else o.text for o in options]
-        plan = menus.plan(texts, table=table, version=version)
-        return components.menu_view(plan, table, version, self.labels(locale))
-
-    def menu_from_context(self, context: Mapping[str, Any], table: int,
-                          locale: str) -> discord.ui.View | None:
-        """A menu for a notification or refusal that carries ``options``: a decision's
-        notes (your turn, reminder, submitted, hand) and stale/illegal refusals."""
-        options = context.get("options") or []
-        version = context.get("prompt_version")
-        if not options or version is None or context.get("decision", True) is None:
-            return None
-        return self.menu(table, int(version), options, locale)
-
     @staticmethod
     def menu_of(context: Mapping[str, Any], table: int, seat: int | None) -> MenuOf | None:
-        """Whose menu ``menu_from_context`` builds from ``context``, for ``seat``."""
+        """Whose menu ``components.menu_from_context`` builds from ``context``, for
+        ``seat``."""
         version = context.get("prompt_version")
         if seat is None or version is None:
             return None
         return MenuOf(table, seat, int(version))
 
-    # ---------------------------------------------------------------- private content
-
-    async def hand_message(self, table_id: int, actor: Actor) -> Outgoing:
-        """The seat's private situation: the same text, image and menu as its DM."""
-        note = await self.service.hand(table_id, actor)
-        ctx = note.context
-        # With a decision, exactly the DM's text; without, the seat's own situation.
-        template = "your_turn" if ctx.get("decision") else "discord/hand"
-        content = self.renderer.render_template(template, ctx, locale=note.locale,
-                                                game=note.game, fallback="hand")
-        info = await self.service.info(table_id)
-        image = await self.image_for(note.game, FileSpec("board", note.seat), ctx.get("view"),
-                                     info)
-        view = self.menu_from_context(ctx, table_id, note.locale)
-        return Outgoing(content, image, view,
-                        self.menu_of(ctx, table_id, note.seat) if view is not None else None)
+    # ---------------------------------------------------------------- images
 
     async def image_for(self, game: str, spec: FileSpec, view: Mapping[str, Any] | None,
                         info: TableInfo) -> images.Image | None:
@@ -230,24 +202,26 @@ class Frontend:
                 await self.menus.keep(out.menu, message, close=close)
 
     async def refuse(self, interaction: discord.Interaction[Any], exc: Refused, *,
-                     locale: str, game: str | None = None, table: int | None = None) -> None:
-        """A polite no, with the current options as a fresh menu when the refusal has them
-        (a stale button shows what can be done now)."""
+                     locale: str, game: str | None = None, table: int | None = None,
+                     view: discord.ui.View | None = None) -> None:
+        """A polite no, with ``view``, the current options as a fresh menu, when the
+        refusal has them (a stale button shows what can be done now)."""
         seat = None
         if table is not None and exc.context.get("options"):
             try:
                 seat = (await self.service.info(table)).seat_of(str(interaction.user.id))
             except Refused:
                 seat = None
-        await self.reply(interaction, self.refusal_message(exc, locale, game, table, seat))
+        await self.reply(interaction,
+                         self.refusal_message(exc, locale, game, table, seat, view))
 
     def refusal_message(self, exc: Refused, locale: str, game: str | None, table: int | None,
-                        seat: int | None) -> Outgoing:
-        """The refusal's words, and the menu of ``seat``'s current options when it has
-        them (tracked, so it is closed with that decision)."""
-        view = menu = None
-        if table is not None:
-            view = self.menu_from_context(exc.context, table, locale)
-            if view is not None:
-                menu = self.menu_of(exc.context, table, seat)
+                        seat: int | None, view: discord.ui.View | None) -> Outgoing:
+        """The refusal's words, and ``view``, the menu of ``seat``'s current options when
+        it has them (tracked, so it is closed with that decision)."""
+        menu = None
+        if table is None:
+            view = None
+        elif view is not None:
+            menu = self.menu_of(exc.context, table, seat)
         return Outgoing(self.refusal(exc, locale, game), view=view, menu=menu)

@@ -31,6 +31,7 @@ import aiohttp
 import discord
 
 from bot import images
+from bot.discord.components import menu_from_context
 from bot.discord.frontend import Frontend, Outgoing
 from bot.discord.pacing import Pacer
 from bot.discord.status import StatusBoard
@@ -337,7 +338,7 @@ class DiscordNotifier:
         view = menu = None
         for n in reversed(notes):
             if n.context.get("options"):
-                view = self.fe.menu_from_context(n.context, info.id, info.locale)
+                view = menu_from_context(self.fe, n.context, info.id, info.locale)
                 menu = self.fe.menu_of(n.context, info.id, seat) if view else None
                 break
         return Outgoing("\n\n".join(t for t in texts if t.strip()), image, view, menu)

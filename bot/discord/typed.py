@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.components import refusal_message
 from bot.discord.frontend import Frontend, Outgoing
 from bot.discord.limits import split_message
 from bot.service import Actor, Refused, TableInfo
@@ -58,8 +59,8 @@ async def on_direct_message(fe: Frontend, message: discord.Message) -> None:
     try:
         await fe.service.act_text(info.id, actor, text)
     except Refused as exc:
-        out = fe.refusal_message(exc, info.locale, info.game, info.id,
-                                 info.seat_of(actor.user_id))
+        out = refusal_message(fe, exc, info.locale, info.game, info.id,
+                              info.seat_of(actor.user_id))
         answer = await _answer(message, out)
         if answer is not None and out.menu is not None:
             await fe.menus.keep(out.menu, answer)  # closed with its decision
