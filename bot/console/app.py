@@ -21,7 +21,13 @@ from typing import Any, TextIO
 
 from bot.console.commands import COMMAND_WORDS, Commands, plain
 from bot.console.screen import Interrupt, clear_screen
-from bot.console.tables import LOCAL_CHANNEL, LocalTable, db_flag, local_tables
+from bot.console.tables import (
+    LOCAL_CHANNEL,
+    LocalTable,
+    db_flag,
+    local_tables,
+    new_table_flags,
+)
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
@@ -104,7 +110,10 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
         session = Session(store, locale, stdin, out, db_hint=db_flag(db))
         try:
             try:
+                typed = new_table_flags(players, bots, options or {}, names, level, seed)
                 table = await session.find(game, resume, new)
+                if table is not None and typed:
+                    await session.keeps_its_own(table, typed)
             except Stop as stop:
                 return stop.code
             if table is None:
@@ -178,6 +187,13 @@ class Session(Commands):
         self.resumed = True
         return table.id
 
+    async def keeps_its_own(self, table: int, typed: Sequence[str]) -> None:
+        """A resumed table keeps its seats and options: say so, rather than let what was
+        typed for a new table pass as if it applied."""
+        info = await self.service.info(table)
+        self.say("console_keeps_its_own", table=table, game=info.game, seats=len(info.seats),
+                 bots=sum(s.is_bot for s in info.seats), flags=" ".join(typed))
+
     def _speak(self, table: LocalTable) -> None:
         """A resumed table goes on in its own language unless --locale says otherwise."""
         if self.chosen_locale is None:
@@ -249,6 +265,8 @@ class Session(Commands):
         humans = [s.seat for s in info.seats if not s.is_bot]
         if len(humans) == 1:
             self.notifier.at_screen = {humans[0]}  # nobody else looks at this screen
+        if not humans:
+            self.say("console_all_bots", game=info.game, seats=len(info.seats))
         if humans:
             self.say("console_help")
             view = await service.view(table)

@@ -8,8 +8,10 @@ game left in the middle is found again by the next ``urbanist local``.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.store import SqliteStore
 from bot.store.records import Status, TableRecord
@@ -48,3 +50,23 @@ def db_flag(db: Path | None) -> str:
     except OSError:
         default = False
     return "" if default else f" --db {shlex.quote(str(db))}"
+
+
+def new_table_flags(players: int, bots: int, options: Mapping[str, Any], names: Sequence[str],
+                    level: str | None, seed: int | None) -> list[str]:
+    """The command line's words that shape a new table (empty when none differs from the
+    defaults), shell-quoted: what a resumed table does not take, and what ``--new`` with
+    them would start."""
+    flags: list[str] = []
+    if players != 2 or bots:
+        flags += ["--players", str(players), "--bots", str(bots)]
+    if level is not None:
+        flags += ["--ai", level]
+    for name in names:
+        flags += ["--name", name]
+    for key, value in options.items():
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        flags += ["--option", f"{key}={text}"]
+    if seed is not None:
+        flags += ["--seed", str(seed)]
+    return [shlex.quote(f) for f in flags]

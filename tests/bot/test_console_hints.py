@@ -84,3 +84,34 @@ async def test_every_hint_names_another_database(tmp_path: Path, locale: str) ->
     (tmp_path / "empty").mkdir()
     nothing = await play(tmp_path / "empty" / "e.sqlite3", "", game=None, locale=locale)
     assert f"--bots 2 --db {tmp_path / 'empty' / 'e.sqlite3'}`)" in nothing
+
+
+async def test_a_resumed_table_says_the_options_typed_do_not_apply(tmp_path: Path) -> None:
+    db = tmp_path / "u.sqlite3"
+    out = io.StringIO()
+    await run_local("fakepicks", 4, 3, db=db, seed=2, stdin=io.StringIO("quit\n"), out=out)
+    text = await play(db, "quit\n", names=["Zoé"], options={"rounds": 2})
+    assert "Resuming table #1 (Fakepicks)" in text
+    assert ("Table #1 keeps its own 4 seats (3 bots) and options: `--players 2 --bots 1 "
+            "--name 'Zoé' --option rounds=2 --seed 2` only shape a new table.") in text, text
+    command = hint(text, "To start one with them: `urbanist ")
+    assert command == ["local", "fakepicks", "--players", "2", "--bots", "1", "--name", "Zoé",
+                       "--option", "rounds=2", "--seed", "2", "--new", "--db", str(db)]
+    # Nothing typed beyond the game: nothing to say.
+    out = io.StringIO()
+    await run_local("fakepicks", db=db, stdin=io.StringIO("quit\n"), out=out)
+    assert "keeps its own" not in out.getvalue()
+    fr = await play(db, "quit\n", locale="fr", game=None, resume=1)
+    assert "La table n° 1 garde ses 4 places (dont 3 bots) et ses options" in fr
+
+
+@pytest.mark.parametrize(("locale", "says"), [
+    ("en", "All 3 seats are bots: they play the game out here"),
+    ("fr", "Les 3 places sont des bots : ils jouent la partie")])
+async def test_an_all_bot_table_says_it_is_one(tmp_path: Path, locale: str, says: str) -> None:
+    out = io.StringIO()
+    code = await run_local("fakepicks", 3, 3, db=tmp_path / "u.sqlite3", seed=1, locale=locale,
+                           stdin=io.StringIO(""), out=out)
+    assert code == 0
+    assert says in out.getvalue()
+    assert "`urbanist simulate fakepicks --players 3`" in out.getvalue()
