@@ -10,73 +10,25 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from types import TracebackType
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.components import hand_message, hand_view, refuse
+from bot.discord import history_commands
+from bot.discord.components import hand_message, hand_view
 from bot.discord.frontend import Frontend, Outgoing, frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
 from bot.discord.settings import settings_text, wanted_settings
+from bot.discord.slash import Answer, playable_games, table_here
 from bot.discord.status import status_context, status_text
 from bot.service import FileSpec, Refused, TableInfo, TableSettings
 from bot.service.options import parse_options
-from engine.core import game_names, get_game
+from engine.core import get_game
 
 Interaction = discord.Interaction[Any]
 HOUR = 3600
 LOG_LINES = 20
-
-
-def playable_games() -> list[str]:
-    """The engine's games (test games registered by the test suite are left out)."""
-    return [name for name in game_names()
-            if type(get_game(name)).__module__.startswith("engine.")]
-
-
-class Answer:
-    """``async with Answer(interaction) as a:`` answers a ``Refused`` raised inside with the
-    refusal's template, in the table's language once ``a.table_info`` has been set."""
-
-    def __init__(self, interaction: Interaction) -> None:
-        self.interaction = interaction
-        self.fe = frontend_of(interaction)
-        self.locale = self.fe.guild_locale(interaction)
-        self.game: str | None = None
-        self.table: int | None = None
-
-    def about(self, info: TableInfo) -> TableInfo:
-        self.locale, self.game, self.table = info.locale, info.game, info.id
-        return info
-
-    async def __aenter__(self) -> Answer:
-        return self
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> bool:
-        if isinstance(exc, Refused):
-            await refuse(self.fe, self.interaction, exc, locale=self.locale, game=self.game,
-                         table=self.table)
-            return True
-        return False
-
-
-async def table_here(interaction: Interaction, table: int | None = None, *,
-                     ended: bool = False) -> TableInfo:
-    """The table named by ``table`` (if it belongs to this server) or the channel's. With
-    ``ended``, the channel's newest table even when over (to read its log or board)."""
-    fe = frontend_of(interaction)
-    if table is not None:
-        info = await fe.service.info(table)
-        if info.guild_id is not None and info.guild_id != str(interaction.guild_id):
-            raise Refused("no_table", "There is no such table here.", table_id=table)
-        return info
-    found = await fe.service.table_in_channel(str(interaction.channel_id), ended=ended)
-    if found is None:
-        raise Refused("no_table", "There is no table in this channel.")
-    return found
 
 
 async def my_tables(interaction: Interaction, table: int | None) -> list[TableInfo]:
@@ -340,8 +292,7 @@ class TableCommands(app_commands.Group):
 def build_commands(tree: app_commands.CommandTree[Any]) -> None:
     games = playable_games()
     tree.add_command(TableCommands(games))
-    from bot.discord import history_commands  # /stats /leaderboard /history /table export
-    history_commands.register(tree)
+    history_commands.register(tree)  # /stats /leaderboard /history /table export
 
     @tree.command(name="hand", description="Your private hand and choices, only for you")
     @app_commands.describe(table="A table number (default: this channel's, or yours in DMs)")

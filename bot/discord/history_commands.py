@@ -22,9 +22,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.commands import Answer, playable_games, table_here
 from bot.discord.frontend import frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
+from bot.discord.slash import Answer, playable_games, table_here
 from bot.history import stats
 from bot.history.chart import rating_chart
 from bot.history.export import export_table
