@@ -7,21 +7,34 @@ end-game effect only, and the human moves his urbanization token.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.ginkgopolis.cards import is_urbanization
 from engine.ginkgopolis.outline import Cell, neighbours
-
-if TYPE_CHECKING:
-    from engine.ginkgopolis.rules import Table
+from engine.ginkgopolis.state import Building, State
 
 
-def urbanize_value(t: Table, letter: str) -> int:
+class HalTable(Protocol):
+    """What the automaton may touch: the state and seven operations of the rules
+    (``rules.Table`` is one), so that Hal reads without the rules, which call him."""
+
+    st: State
+
+    def emit(self, kind: str, to: int | None = None, **data: Any) -> None: ...
+    def building_for(self, card: str) -> tuple[Cell, Building]: ...
+    def rebuild_deck(self) -> None: ...
+    def trigger_end(self, why: str, seat: int | None = None) -> None: ...
+    def exhausted(self) -> None: ...
+    def place_new(self, p: int, letter: str, tile: str) -> Cell: ...
+    def add_floor(self, p: int, card: str, tile: str, *, sp_paid: int, res_paid: int) -> int: ...
+
+
+def urbanize_value(t: HalTable, letter: str) -> int:
     cell: Cell = t.st.tokens[letter]
     return sum(t.st.board[c].height for c in neighbours(cell) if c in t.st.board)
 
 
-def hal_turn(t: Table, op: dict[str, Any]) -> None:
+def hal_turn(t: HalTable, op: dict[str, Any]) -> None:
     st = t.st
     p = len(st.players) - 1
     hal = st.players[p]
