@@ -12,6 +12,7 @@ leave it unfinished in the database and say how to resume it.
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -140,7 +141,7 @@ class Session(Commands):
         self.renderer = Renderer()
         self.notifier = ConsoleNotifier(out, self.renderer)
         self.service = TableService(store, self.notifier)
-        self.interrupt = Interrupt()
+        self.interrupt = Interrupt(self._stopping)
         self.game: str | None = None
         self.actors: dict[int, Actor] = {}  # human seat -> who plays it
         self.resumed = False
@@ -232,9 +233,17 @@ class Session(Commands):
             try:
                 return await self._play(table)
             except KeyboardInterrupt:
-                self.out.write("\n")
-                self._saved(table)
-                return EXIT_INTERRUPTED
+                pass
+            except asyncio.CancelledError:
+                if not self.interrupt.stopped():
+                    raise
+            self.out.write("\n")
+            self._saved(table)
+            return EXIT_INTERRUPTED
+
+    def _stopping(self, after_move: bool) -> None:
+        self.out.write("\n" + self.text("console_stopping", after_move=after_move) + "\n")
+        self.out.flush()
 
     def _saved(self, table: int) -> None:
         self.say("console_saved", table=table)
@@ -274,7 +283,8 @@ class Session(Commands):
                                                "bot": s.is_bot} for s in info.seats])
         await self._bots_catch_up(table, host)
         while True:
-            await service.settle(table)  # bots that think in the pool play first
+            with self.interrupt.waiting():
+                await service.settle(table)  # bots that think in the pool play first
             info = await service.info(table)
             if info.status != "running":
                 break
@@ -328,7 +338,8 @@ class Session(Commands):
 
     async def _bots_catch_up(self, table: int, host: Actor) -> None:
         """A resumed table may owe bot moves (the last run stopped before them)."""
-        await self.service.settle(table)
+        with self.interrupt.waiting():
+            await self.service.settle(table)
         info = await self.service.info(table)
         for seat in sorted(info.waiting):
             if info.status == "running" and info.seats[seat].is_bot:
