@@ -27,7 +27,6 @@ from engine.ginkgopolis.render.palette import (
     DISTRICT_EDGE,
     HIGHLIGHT,
     INK,
-    name_of,
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height
 from engine.ginkgopolis.render.tiles import (
@@ -39,7 +38,7 @@ from engine.ginkgopolis.render.tiles import (
     owner_disc,
     paste_face,
 )
-from engine.ginkgopolis.render.words import language, tr
+from engine.ginkgopolis.render.words import language, name_of, tr
 
 View = dict[str, Any]
 

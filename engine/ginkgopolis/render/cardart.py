@@ -19,9 +19,8 @@ from engine.ginkgopolis.render.palette import (
     WHITE,
 )
 from engine.ginkgopolis.render.tiles import draw_token, label_plate, paste_face
-from engine.ginkgopolis.render.words import tr
+from engine.ginkgopolis.render.words import TRIGGER_NAME, endgame_long, tr
 
-TRIGGER_NAME = {"exploit": "Exploit", "urbanize": "Urbanize", "construct": "Build"}
 GROUPS = ("exploit", "urbanize", "construct", "endgame")
 GROUP_TITLE = {
     "exploit": "Exploit",
@@ -63,26 +62,6 @@ def endgame_short(card: str) -> str:
         return tr("2/{colour} card", colour=info["color"])
     if kind == "flat":
         return str(info["sp"])
-    return "?"
-
-
-def endgame_long(card: str) -> str:
-    info = BUILDING_CARDS[card].endgame or {}
-    kind = info.get("type")
-    if kind == "resources_on_color":
-        return tr("1 SP per resource of yours on {colour} buildings",
-                  colour=tr(BUILDING_NAME[info["color"]]).lower())
-    if kind == "buildings_low":
-        return tr("1 SP per building of 1 or 2 floors you own")
-    if kind == "buildings_high":
-        return tr("3 SP per building of 3 floors or more you own")
-    if kind == "cards_with_trigger":
-        return tr("2 SP per {trigger} bonus card in front of you",
-                  trigger=tr(TRIGGER_NAME[info["trigger"]]))
-    if kind == "cards_of_color":
-        return tr(f"2 SP per {BUILDING_NAME[info['color']].lower()} card in front of you")
-    if kind == "flat":
-        return tr("{n} SP", n=info["sp"])
     return "?"
 
 

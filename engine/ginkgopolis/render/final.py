@@ -37,10 +37,9 @@ from engine.ginkgopolis.render.palette import (
     PANEL,
     PANEL_EDGE,
     WHITE,
-    name_of,
 )
 from engine.ginkgopolis.render.panel import badge
-from engine.ginkgopolis.render.words import language, tr
+from engine.ginkgopolis.render.words import language, name_of, tr
 
 View = dict[str, Any]
 Outcome = dict[str, Any]

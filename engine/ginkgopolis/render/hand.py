@@ -18,12 +18,11 @@ from engine.ginkgopolis.render.palette import (
     PANEL,
     PANEL_EDGE,
     WHITE,
-    name_of,
     player_letter,
 )
 from engine.ginkgopolis.render.panel import badge, draw_panel, panel_height, shown
 from engine.ginkgopolis.render.tiles import draw_tile
-from engine.ginkgopolis.render.words import language, tr
+from engine.ginkgopolis.render.words import language, name_of, tr
 
 View = dict[str, Any]
 

@@ -60,20 +60,3 @@ def player_text(color: str) -> RGB:
     """Ink that reads on the player's colour."""
     r, g, b = player_fill(color)
     return INK if (r * 299 + g * 587 + b * 114) // 1000 > 140 else WHITE
-
-
-def player_name(color: str, hal: bool, name: str | None = None) -> str:
-    """The player's own name when the table gave one, else their colour."""
-    from engine.ginkgopolis.render.words import tr
-
-    if hal:
-        return "Hal"
-    # A seat without a name is called by its colour, in the table's language.
-    return name.strip() if name and name.strip() else tr(color.capitalize())
-
-
-def name_of(p: dict[str, object], names: list[str] | None) -> str:
-    """``player_name`` of a view's player, with ``names`` given by seat (may be short)."""
-    seat = p.get("seat")
-    given = names[seat] if names and isinstance(seat, int) and 0 <= seat < len(names) else None
-    return player_name(str(p["color"]), bool(p.get("hal")), given)

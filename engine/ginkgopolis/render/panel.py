@@ -22,10 +22,9 @@ from engine.ginkgopolis.render.palette import (
     PANEL_EDGE,
     player_fill,
     player_letter,
-    player_name,
     player_text,
 )
-from engine.ginkgopolis.render.words import tr
+from engine.ginkgopolis.render.words import player_name, tr
 
 Player = dict[str, Any]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fonts.labels import Labels
+from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, is_urbanization
+from engine.ginkgopolis.render.palette import BUILDING_NAME
 
 _LABELS = Labels("ginkgopolis")
 language = _LABELS.language
@@ -148,8 +150,6 @@ def _amounts(reward: Any, locale: str) -> str:
 
 def character_text(character: int, locale: str = "en") -> str:
     """``13: start with 1 resource, 1 tile, 1 point; +1 resource each time you exploit``."""
-    from engine.ginkgopolis.cards import CHARACTERS
-
     ch = CHARACTERS.get(int(character))
     if ch is None:
         return str(character)
@@ -163,8 +163,6 @@ def character_text(character: int, locale: str = "en") -> str:
 
 def card_text(card: str, locale: str = "en") -> str:
     """What a card in hand does: alone, and (Building cards) kept as a bonus."""
-    from engine.ginkgopolis.cards import BUILDING_CARDS, is_urbanization
-
     loc = locale if locale in _EACH else "en"
     if is_urbanization(card):
         return (f"{card} : seule, 1 ressource ou 1 tuile ; avec une tuile, bâtir au jeton "
@@ -185,7 +183,43 @@ def card_text(card: str, locale: str = "en") -> str:
     if info.trigger:
         text += f"; kept, +{_amounts(info.reward, loc)} {_EACH[loc][info.trigger]}"
     elif info.endgame:
-        from engine.ginkgopolis.render.cardart import endgame_long
-
         text += f"; kept, at game end: {endgame_long(card)}"
     return text
+
+
+TRIGGER_NAME = {"exploit": "Exploit", "urbanize": "Urbanize", "construct": "Build"}
+
+
+def endgame_long(card: str) -> str:
+    info = BUILDING_CARDS[card].endgame or {}
+    kind = info.get("type")
+    if kind == "resources_on_color":
+        return tr("1 SP per resource of yours on {colour} buildings",
+                  colour=tr(BUILDING_NAME[info["color"]]).lower())
+    if kind == "buildings_low":
+        return tr("1 SP per building of 1 or 2 floors you own")
+    if kind == "buildings_high":
+        return tr("3 SP per building of 3 floors or more you own")
+    if kind == "cards_with_trigger":
+        return tr("2 SP per {trigger} bonus card in front of you",
+                  trigger=tr(TRIGGER_NAME[info["trigger"]]))
+    if kind == "cards_of_color":
+        return tr(f"2 SP per {BUILDING_NAME[info['color']].lower()} card in front of you")
+    if kind == "flat":
+        return tr("{n} SP", n=info["sp"])
+    return "?"
+
+
+def player_name(color: str, hal: bool, name: str | None = None) -> str:
+    """The player's own name when the table gave one, else their colour."""
+    if hal:
+        return "Hal"
+    # A seat without a name is called by its colour, in the table's language.
+    return name.strip() if name and name.strip() else tr(color.capitalize())
+
+
+def name_of(p: dict[str, object], names: list[str] | None) -> str:
+    """``player_name`` of a view's player, with ``names`` given by seat (may be short)."""
+    seat = p.get("seat")
+    given = names[seat] if names and isinstance(seat, int) and 0 <= seat < len(names) else None
+    return player_name(str(p["color"]), bool(p.get("hal")), given)
