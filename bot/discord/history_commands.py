@@ -103,15 +103,13 @@ async def stats_text(interaction: Interaction, member_id: str, name: str, game: 
 async def leaderboard_page(interaction: Interaction, game: str, page: int,
                            locale: str) -> tuple[str, discord.ui.View | None]:
     fe = frontend_of(interaction)
-    ranked, provisional = stats.leaderboard(
+    # The same rows as `urbanist ratings` shows, a page of them at a time.
+    ranked, apart = stats.leaderboard_rows(
         await fe.service.store.load_ratings(_guild(interaction), game))
     pages = max(1, -(-len(ranked) // LEADERBOARD_ROWS))
     page = min(page, pages - 1)
     start = page * LEADERBOARD_ROWS
-    rows = [{"place": start + i + 1, "name": r.name, "is_bot": r.is_bot, "mu": r.mu,
-             "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
-            for i, r in enumerate(ranked[start:start + LEADERBOARD_ROWS])]
-    apart = [{"name": r.name, "is_bot": r.is_bot, "games": r.games} for r in provisional]
+    rows = ranked[start:start + LEADERBOARD_ROWS]
     text = _say(interaction, "leaderboard", locale, game=game, rows=rows, apart=apart,
                 page=page + 1, pages=pages, min_games=stats.MIN_GAMES)
     return text, _pager("lb", page, pages, game, locale, interaction)
