@@ -105,7 +105,8 @@ class AdminVerbs(TurnVerbs):
         await self.refresh_leases()
         if not self.leases.shared:
             # Beside other processes ``refresh_leases`` did this in its ``sync``.
-            self.deadlines.catch_up(await self.store.scheduled_timers())
+            soon = self.clock.now() + self.deadlines.horizon
+            self.deadlines.catch_up(await self.store.scheduled_timers(before=soon))
         for table_id in await self.store.bot_turn_tables():
             if not self.leases.owns(table_id):
                 continue

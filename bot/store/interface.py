@@ -114,8 +114,9 @@ class Store(Protocol):
         statuses: Sequence[Status] | None = None,
     ) -> list[TableRecord]: ...
 
-    async def scheduled_timers(self) -> list[ScheduledTimer]:
-        """Earliest deadline and earliest reminder of every running table."""
+    async def scheduled_timers(self, before: float | None = None) -> list[ScheduledTimer]:
+        """Earliest deadline and earliest reminder of every running table; with
+        ``before``, only those due by then."""
         ...
 
     async def table_ids(self, statuses: Sequence[Status]) -> list[int]:

@@ -393,12 +393,13 @@ class PostgresStore:
             rows = await conn.fetch(sql + " ORDER BY id", *params)
         return [_table_from_row(r) for r in rows]
 
-    async def scheduled_timers(self) -> list[ScheduledTimer]:
+    async def scheduled_timers(self, before: float | None = None) -> list[ScheduledTimer]:
         async with self._connection() as conn:
             rows = await conn.fetch(
                 "SELECT t.id, t.version, m.kind, min(m.due_at) AS due "
                 "FROM timers m JOIN tables t ON t.id = m.table_id "
-                "WHERE t.status = 'running' GROUP BY t.id, m.kind")
+                "WHERE t.status = 'running' AND m.due_at <= $1 GROUP BY t.id, m.kind",
+                float("inf") if before is None else float(before))
         return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def table_ids(self, statuses: Sequence[Status]) -> list[int]:

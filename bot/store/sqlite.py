@@ -341,13 +341,16 @@ class SqliteStore:
         rows = await self._run(_fetchall, sql + " ORDER BY id", params)
         return [_table_from_row(r) for r in rows]
 
-    async def scheduled_timers(self) -> list[ScheduledTimer]:
+    async def scheduled_timers(self, before: float | None = None) -> list[ScheduledTimer]:
+        # With ``before``, only the timers due by then (read through timers_by_due): the
+        # earliest of a kind is among them whenever it is due by then.
+        where = "" if before is None else " AND m.due_at <= ?"
         rows = await self._run(
             _fetchall,
             "SELECT t.id, t.version, m.kind, MIN(m.due_at) AS due "
             "FROM timers m JOIN tables t ON t.id = m.table_id "
-            "WHERE t.status = 'running' GROUP BY t.id, m.kind",
-            (),
+            f"WHERE t.status = 'running'{where} GROUP BY t.id, m.kind",
+            () if before is None else (before,),
         )
         return [ScheduledTimer(r[0], r[1], r[2], r[3]) for r in rows]
 

@@ -111,6 +111,12 @@ async def test_queries_and_scheduled_timers(store: Store) -> None:
     scheduled = sorted((s.table_id, s.version, s.kind, s.due_at)
                        for s in await store.scheduled_timers())
     assert scheduled == [(a_id, 4, "deadline", 40.0), (a_id, 4, "reminder", 20.0)]
+    # Only what falls due by a time (what the sweep asks for): the earliest of each kind.
+    soon = [(s.kind, s.due_at) for s in await store.scheduled_timers(before=30.0)]
+    assert soon == [("reminder", 20.0)]
+    assert sorted((s.kind, s.due_at) for s in await store.scheduled_timers(before=45.0)) == [
+        ("deadline", 40.0), ("reminder", 20.0)]
+    assert await store.scheduled_timers(before=10.0) == []
     assert [t.id for t in await store.find_tables(channel_id="chan")] == [b_id]
     assert [t.id for t in await store.find_tables(user_id="u0")] == [a_id]
     assert [t.id for t in await store.find_tables(statuses=["running"])] == [a_id]
