@@ -85,6 +85,22 @@ def part_key(index: int, text: str) -> str:
     return f"{index}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
+def news_of(notes: Sequence[Notification]) -> list[Notification]:
+    """The public notes a channel reads as the round's post (the status message tells
+    the rest)."""
+    return [n for n in notes if not (n.slot == "status" and n.template in STATUS_ONLY)]
+
+
+def news_text(texts: Sequence[str]) -> str:
+    """The round's post, from its notes' rendered texts."""
+    return "\n".join(t for t in texts if t.strip())
+
+
+def dm_text(texts: Sequence[str]) -> str:
+    """A seat's DM, from its notes' rendered texts."""
+    return "\n\n".join(t for t in texts if t.strip())
+
+
 class DiscordNotifier:
     inline = False
 
@@ -142,7 +158,7 @@ class DiscordNotifier:
             # to be told in one post and one status edit.
             return {n.outbox_id: HELD for n in notes}
         results: dict[int, Delivery] = {}
-        news = [n for n in notes if not (n.slot == "status" and n.template in STATUS_ONLY)]
+        news = news_of(notes)
         try:
             await self._post_news(info, channel, notes, news)
         except Undeliverable as exc:
@@ -189,7 +205,7 @@ class DiscordNotifier:
             movie = await timelapse(self.fe.service, info.id)
             if movie is not None:
                 files.append(movie)
-        content = "\n".join(t for t in texts if t.strip())
+        content = news_text(texts)
         if not content and not files:
             return
         if not content:
@@ -341,4 +357,4 @@ class DiscordNotifier:
                 view = menu_from_context(self.fe, n.context, info.id, info.locale)
                 menu = self.fe.menu_of(n.context, info.id, seat) if view else None
                 break
-        return Outgoing("\n\n".join(t for t in texts if t.strip()), image, view, menu)
+        return Outgoing(dm_text(texts), image, view, menu)
