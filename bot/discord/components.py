@@ -33,9 +33,12 @@ Select = discord.ui.Select[Any]
 
 
 class ActionButton(discord.ui.DynamicItem[Button], template=ids.ACTION):
-    def __init__(self, table: int, version: int, text: str, *, row: int | None = None) -> None:
+    def __init__(self, table: int, version: int, text: str, *, row: int | None = None,
+                 note: str | None = None) -> None:
+        # The note only labels the button: the custom id, and so the click, is the text.
+        label = f"{text} ({note})" if note else text
         super().__init__(discord.ui.Button(
-            label=truncate(text, LABEL_CHARS), style=discord.ButtonStyle.primary,
+            label=truncate(label, LABEL_CHARS), style=discord.ButtonStyle.primary,
             custom_id=ids.action(table, version, text)), row=row)
         self.table, self.version, self.text = table, version, text
 
@@ -50,8 +53,13 @@ class ActionButton(discord.ui.DynamicItem[Button], template=ids.ACTION):
 
 class ActionSelect(discord.ui.DynamicItem[Select], template=ids.ACTION_SELECT):
     def __init__(self, table: int, version: int, part: int, texts: tuple[str, ...] = (),
-                 *, placeholder: str | None = None, row: int | None = None) -> None:
-        options = [discord.SelectOption(label=truncate(t, LABEL_CHARS), value=t) for t in texts]
+                 *, placeholder: str | None = None, row: int | None = None,
+                 notes: Mapping[str, str] | None = None) -> None:
+        notes = notes or {}
+        options = [discord.SelectOption(
+            label=truncate(t, LABEL_CHARS), value=t,
+            description=truncate(notes[t], LABEL_CHARS) if t in notes else None)
+            for t in texts]
         super().__init__(discord.ui.Select(
             custom_id=ids.action_select(table, version, part), options=options,
             placeholder=placeholder, min_values=1, max_values=1), row=row)
@@ -180,20 +188,23 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def menu_view(plan: MenuPlan, table: int, version: int, labels: Labels, *,
-              back: bool = False) -> discord.ui.View | None:
-    """The components of ``plan``; None when there is nothing to click."""
+              back: bool = False, notes: Mapping[str, str] | None = None
+              ) -> discord.ui.View | None:
+    """The components of ``plan``; None when there is nothing to click. ``notes``: the
+    words of an option's note, by its text (``option_notes``)."""
+    notes = notes or {}
     if plan.empty and not back:
         return None
     view = discord.ui.View(timeout=None)
     row = 0
     for i, text in enumerate(plan.buttons):
         row = i // BUTTONS_PER_ROW
-        view.add_item(ActionButton(table, version, text, row=row))
+        view.add_item(ActionButton(table, version, text, row=row, note=notes.get(text)))
     if plan.buttons:
         row += 1
     for part, texts in enumerate(plan.selects):
         view.add_item(ActionSelect(table, version, part, texts, placeholder=labels.choose,
-                                   row=row))
+                                   row=row, notes=notes))
         row += 1
     for part, groups in enumerate(plan.groups):
         counts = tuple((g.key, len(g.texts)) for g in groups)
@@ -219,12 +230,26 @@ def hand_view(table: int, labels: Labels) -> discord.ui.View:
     return view
 
 
+def option_notes(fe: Frontend, options: Sequence[Mapping[str, Any] | Any], locale: str,
+                 game: str | None) -> dict[str, str]:
+    """The words of each option's note (a take that takes nothing...), by the option's
+    text, from the game's ``option_note`` template: a game adds notes without bot code."""
+    notes = {}
+    for o in options:
+        text, key = (o["text"], o.get("note")) if isinstance(o, Mapping) else (o.text, o.note)
+        if key:
+            notes[text] = fe.renderer.render_template("option_note", {"note": key},
+                                                      locale=locale, game=game)
+    return notes
+
+
 def menu(fe: Frontend, table: int, version: int, options: Sequence[Mapping[str, Any] | Any],
-         locale: str) -> discord.ui.View | None:
+         locale: str, game: str | None = None) -> discord.ui.View | None:
     """The buttons and selects for a seat's options (``Option`` values or their JSON)."""
     texts = [o["text"] if isinstance(o, Mapping) else o.text for o in options]
     plan = menus.plan(texts, table=table, version=version)
-    return menu_view(plan, table, version, fe.labels(locale))
+    return menu_view(plan, table, version, fe.labels(locale),
+                     notes=option_notes(fe, options, locale, game))
 
 
 def menu_from_context(fe: Frontend, context: Mapping[str, Any], table: int,
@@ -235,7 +260,8 @@ def menu_from_context(fe: Frontend, context: Mapping[str, Any], table: int,
     version = context.get("prompt_version")
     if not options or version is None or context.get("decision", True) is None:
         return None
-    return menu(fe, table, int(version), options, locale)
+    game = context.get("game")
+    return menu(fe, table, int(version), options, locale, game if isinstance(game, str) else None)
 
 
 async def hand_message(fe: Frontend, table_id: int, actor: Actor) -> Outgoing:
@@ -352,12 +378,13 @@ async def play(interaction: discord.Interaction[Any], table: int, version: int,
         await refuse(fe, interaction, exc, locale=locale, game=game, table=table)
         return
     await _answer_in_place(interaction, fe, table, result.next_in_place, result.text,
-                           locale=locale, game=game, shown=_shown_version(clicked, table, version))
+                           locale=locale, game=game, shown=_shown_version(clicked, table, version),
+                           note=result.note)
 
 
 async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, table: int,
                            next_here: bool, text: str, *, locale: str,
-                           game: str | None, shown: int) -> None:
+                           game: str | None, shown: int, note: str | None = None) -> None:
     """Say what was chosen in the clicked message itself (an answer to the click costs
     no message), and show there what comes next for the player right away: a pick that
     may still change, or their next decision (a refill's next step, a turn's next
@@ -365,7 +392,7 @@ async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, 
     as a message (``next_here``). A decision that comes later comes in a new private
     message, so this one keeps no buttons then: only the newest message of a seat ever
     has live components."""
-    chosen = fe.say("chosen", locale, game, text=text, table_id=table)
+    chosen = fe.say("chosen", locale, game, text=text, table_id=table, note=note)
     actor = fe.actor(interaction)
     try:
         now = await fe.service.prompt(table, actor)
@@ -376,7 +403,7 @@ async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, 
     content = f"{before}\n\n{chosen}" if before else chosen
     if now is not None and now.options and now.decision == "changeable":
         content += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
-        kwargs["view"] = menu(fe, table, now.version, now.options, locale)
+        kwargs["view"] = menu(fe, table, now.version, now.options, locale, game)
     elif now is not None and now.options and next_here:
         out = await hand_message(fe, table, actor)
         content = f"{chosen}\n\n{out.content}"
@@ -415,10 +442,11 @@ async def _navigate(interaction: discord.Interaction[Any], table: int, version: 
         return
     texts = [o.text for o in prompt.options]
     if key is None:
-        view = menu(fe, table, version, prompt.options, locale)
+        view = menu(fe, table, version, prompt.options, locale, game)
     else:
         plan = menus.plan_group(texts, key, table=table, version=version)
-        view = menu_view(plan, table, version, fe.labels(locale), back=True)
+        view = menu_view(plan, table, version, fe.labels(locale), back=True,
+                         notes=option_notes(fe, prompt.options, locale, game))
     await interaction.edit_original_response(view=view)
     # Tracked again after the edit: a close that ran since the check above took the old
     # record and left this new view live.

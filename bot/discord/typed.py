@@ -57,7 +57,7 @@ async def on_direct_message(fe: Frontend, message: discord.Message) -> None:
         return
     info = chosen[0]
     try:
-        await fe.service.act_text(info.id, actor, text)
+        result = await fe.service.act_text(info.id, actor, text)
     except Refused as exc:
         out = refusal_message(fe, exc, info.locale, info.game, info.id,
                               info.seat_of(actor.user_id))
@@ -65,6 +65,11 @@ async def on_direct_message(fe: Frontend, message: discord.Message) -> None:
         if answer is not None and out.menu is not None:
             await fe.menus.keep(out.menu, answer)  # closed with its decision
         return
+    if result.note:
+        # A legal move that may surprise (a take that takes nothing) is said in words.
+        await _answer(message, Outgoing(fe.say("chosen", info.locale, info.game,
+                                               text=result.text, table_id=info.id,
+                                               note=result.note)))
     try:
         await message.add_reaction(DONE)
     except discord.HTTPException:

@@ -12,7 +12,7 @@ from bot.service.live import LiveTable
 from bot.service.notifications import FileSpec, Notification
 from bot.service.values import Option, Prompt
 from bot.store.records import TableRecord
-from engine.core import Event
+from engine.core import Action, Event
 
 
 def base_context(live: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -55,9 +55,19 @@ def prompt_for(live: LiveTable, seat: int) -> Prompt:
         return Prompt(live.id, seat, live.record.version, None, (), None)
     decision = decision_keys(live.game, live.state).get(seat)
     options = tuple(
-        Option(a.text(), dict(a.to_json())) for a in live.game.legal_actions(live.state, seat)
+        Option(a.text(), dict(a.to_json()), action_note(live, seat, a))
+        for a in live.game.legal_actions(live.state, seat)
     ) if decision is not None else ()
     return Prompt(live.id, seat, version, decision, options, live.deadline_of(seat))
+
+
+def action_note(live: LiveTable, seat: int, action: Action) -> str | None:
+    """The game's note on ``action`` in the current state (None: the game has none)."""
+    hook = getattr(live.game, "action_note", None)
+    if hook is None or live.state is None:
+        return None
+    note: str | None = hook(live.state, seat, action)
+    return note
 
 
 def prompt_context(prompt: Prompt) -> dict[str, Any]:

@@ -62,6 +62,7 @@ class TurnVerbs(Queries):
                 raise NotYourTurn("You have nothing to decide right now.")
             if action not in legal:
                 raise self._why_illegal(live, seat.seat, action)
+            action_note = compose.action_note(live, seat.seat, action)
             next_in_place = await self._commit(live, seat.seat, action, "player",
                                                actor.user_id, in_place=in_place)
         except VersionConflict:
@@ -78,7 +79,7 @@ class TurnVerbs(Queries):
         text = action.text()
         await self._after_change(live)
         return ActResult(live.id, seat.seat, live.record.version, text,
-                         live.record.status == "finished", next_in_place)
+                         live.record.status == "finished", next_in_place, action_note)
 
     @staticmethod
     def _why_illegal(live: LiveTable, seat: int, action: Action) -> IllegalAction:
@@ -109,6 +110,7 @@ class TurnVerbs(Queries):
         before_pending = game.pending(state)
         before = decision_keys(game, state)
         round_before = self._round(live)
+        action_note = compose.action_note(live, seat, action)
         events = game.apply(state, seat, action)
         try:
             now = self.clock.now()
@@ -138,7 +140,7 @@ class TurnVerbs(Queries):
             def notes(t: LiveTable) -> Notes:
                 made = self._notes_after(t, seat, source, public_text, events, before, after,
                                          round_before, answered=in_place, left=left,
-                                         level=level)
+                                         level=level, action_note=action_note)
                 return [*made, *(extra(t) if extra is not None else [])]
 
             await self._write(live, record, seats=seats, timers=timers, action=entry,
@@ -155,7 +157,8 @@ class TurnVerbs(Queries):
                      events: Sequence[Any], before: Mapping[int, str],
                      after: Mapping[int, str], round_before: Any, *,
                      answered: bool = False, left: list[bool] | None = None,
-                     level: str | None = None) -> list[Notification]:
+                     level: str | None = None,
+                     action_note: str | None = None) -> list[Notification]:
         news: list[Notification | None] = []
         # A secret step is never announced one by one (it would tell how many steps a
         # player took); the round's news and the status message say what may be said.
@@ -163,7 +166,9 @@ class TurnVerbs(Queries):
         if public_text is not None or source in ("timeout", "admin"):
             news.append(note(live, None, "acted", {
                 "actor": seat, "actor_name": live.names[seat], "source": source,
-                "text": public_text, "secret": public_text is None, "level": level}))
+                "text": public_text, "secret": public_text is None, "level": level,
+                # A secret step keeps its note secret too.
+                "note": action_note if public_text is not None else None}))
         # ``answered``: the front end answered the actor in the message they clicked; the
         # private notes that would tell them the same are ``quiet`` (it may skip them).
         answered = answered and source == "player"

@@ -71,13 +71,16 @@ class TableInfo:
 @dataclass(frozen=True)
 class Option:
     """One legal action: its text form (what a player may type) and its JSON form
-    (what a button or select carries, with the table id and version)."""
+    (what a button or select carries, with the table id and version). ``note`` is the
+    game's short note key on it (``takes_nothing``), shown beside the text in the words of
+    the ``option_note`` template."""
 
     text: str
     json: dict[str, Any]
+    note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "json": self.json}
+        return {"text": self.text, "json": self.json, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class ActResult:
     # The actor's next decision came at once and was left to the front end that asked
     # for ``in_place`` (no private message was queued for it): show it in the answer.
     next_in_place: bool = False
+    note: str | None = None  # the game's note on the action played (``Option.note``)
 
 
 @dataclass(frozen=True)

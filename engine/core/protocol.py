@@ -154,6 +154,9 @@ class Game(Protocol[S]):
     # Optional: ``news_key(state) -> Hashable``, what a piece of news belongs to (a
     # round, a player's turn). A front end tells one such unit in one post; without it
     # the public view's ``round`` is used (None: every move is news).
+    # Optional: ``action_note(state, seat, action) -> str | None``, a short note key on a
+    # legal action that would surprise a player (Quadropolis: ``takes_nothing``); front
+    # ends show it beside the action's text, in the words of the ``option_note`` template.
     # Optional: ``default_ai: str``, the AI kind a front end plays by default when it is
     # not ``search`` (a game whose search misses its strength goals keeps ``greedy``).
 

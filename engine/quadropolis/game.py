@@ -12,7 +12,7 @@ from engine.quadropolis.ai import GreedyAI, RandomAI
 from engine.quadropolis.determinize import search_player
 from engine.quadropolis.final import outcome
 from engine.quadropolis.legal import legal_actions, pending
-from engine.quadropolis.rules import play
+from engine.quadropolis.rules import play, takes_nothing
 from engine.quadropolis.setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
 from engine.quadropolis.state import State
 from engine.quadropolis.view import scramble_hidden, view
@@ -45,6 +45,12 @@ class QuadropolisGame:
             winners = [s.seat for s in result.winners]
             events.append(Event("game_over", {"totals": totals, "winners": winners}))
         return events
+
+    def action_note(self, state: State, seat: int, action: Action) -> str | None:
+        """A take that takes nothing is marked wherever it is offered or echoed."""
+        if isinstance(action, act.Take) and takes_nothing(state, action):
+            return "takes_nothing"
+        return None
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)

@@ -47,6 +47,15 @@ def legal_takes(state: State, seat: int) -> list[Take]:
     return [Take(n, s) for n in architects_available(state, seat) for s in free]
 
 
+def takes_nothing(state: State, action: QAction) -> bool:
+    """Whether ``action`` is a take aimed at an empty or face-down site space: legal (Q3),
+    at times the only move, but a player should know before choosing it."""
+    if not isinstance(action, Take) or state.phase != "take":
+        return False
+    row, col = slot_target(action.slot, action.architect)
+    return state.site[row - 1][col - 1] is None or not state.face_up[row - 1][col - 1]
+
+
 def can_place(state: State, seat: int, tile_id: str, architect: int, row: int, col: int) -> str:
     """'' if the tile may go on (row, col), else a refusal code (see ``refuse_place``)."""
     board = state.board

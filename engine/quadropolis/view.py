@@ -56,7 +56,9 @@ Top level::
     left_on_site  how many face-up tiles are still on the site
     face_down   how many face-down tiles are on the site
     final       null until the game is over; then one entry per seat (see FINAL)
-    me          only in a seat's view: {"legal": ["A3@L4", ...]}
+    me          only in a seat's view: {"legal": ["A3@L4", ...], "takes_nothing": the
+                  legal takes aimed at an empty or face-down space (legal, but they
+                  take nothing)}
 
 TILE (a face-up tile; the same fields everywhere)::
 
@@ -126,7 +128,7 @@ from engine.core.rng import Rng
 from engine.quadropolis.actions import SIDE_NAMES
 from engine.quadropolis.final import allocations, ranks
 from engine.quadropolis.legal import legal_actions
-from engine.quadropolis.rules import legal_placements, slot_target
+from engine.quadropolis.rules import legal_placements, slot_target, takes_nothing
 from engine.quadropolis.state import State
 from engine.quadropolis.tiles import TILES
 
@@ -213,7 +215,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "final": final_view(state) if state.over else None,
     }
     if seat is not None and 0 <= seat < state.seats:
-        out["me"] = {"legal": [a.text() for a in legal_actions(state, seat)]}
+        legal = legal_actions(state, seat)
+        out["me"] = {"legal": [a.text() for a in legal],
+                     "takes_nothing": [a.text() for a in legal if takes_nothing(state, a)]}
     return out
 
 
