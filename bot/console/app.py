@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.console.commands import COMMAND_WORDS, Commands, plain
-from bot.console.screen import Interrupt, clear_screen
+from bot.console.screen import Interrupt, clear_screen, line_editor
 from bot.console.tables import (
     LOCAL_CHANNEL,
     LocalTable,
@@ -142,6 +142,7 @@ class Session(Commands):
         self.notifier = ConsoleNotifier(out, self.renderer)
         self.service = TableService(store, self.notifier)
         self.interrupt = Interrupt(self._stopping)
+        self.editing = line_editor(stdin, out)
         self.game: str | None = None
         self.actors: dict[int, Actor] = {}  # human seat -> who plays it
         self.resumed = False
@@ -328,9 +329,8 @@ class Session(Commands):
             for line in self.notifier.public_since:
                 self.notifier.write(line)
         self.keyboard = None
-        self.out.write("\n" + self.text("console_pass", name=info.seats[seat].name) + " ")
-        self.out.flush()
-        if not self._read():
+        self.out.write("\n")
+        if not self._read(self.text("console_pass", name=info.seats[seat].name) + " "):
             self.out.write("\n")
             return False
         self.keyboard = seat
@@ -348,11 +348,19 @@ class Session(Commands):
                 except Refused as exc:  # played meanwhile by the bots' own turn
                     self._stop_on_storage(exc)
 
-    def _read(self) -> str:
+    def _read(self, prompt: str) -> str:
+        """A line, with its newline ("" at the end of input), after ``prompt``."""
         self.interrupt.reading = True
         try:
             if self.interrupt.pending:
                 raise KeyboardInterrupt
+            if self.editing:
+                try:
+                    return input(prompt) + "\n"
+                except EOFError:
+                    return ""
+            self.out.write(prompt)
+            self.out.flush()
             return self.stdin.readline()
         finally:
             self.interrupt.reading = False
@@ -362,9 +370,7 @@ class Session(Commands):
         service, out = self.service, self.out
         name = info.seats[seat].name
         while True:
-            out.write(f"{name}> ")
-            out.flush()
-            line = self._read()
+            line = self._read(f"{name}> ")
             if not line:  # end of input (Ctrl-D): leave like ``quit``
                 out.write("\n")
                 self._saved(table)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -24,6 +25,21 @@ def clear_screen(out: TextIO) -> bool:
         out.write(CLEAR)
         out.flush()
     return tty
+
+
+def line_editor(stdin: TextIO, out: TextIO) -> bool:
+    """Whether the prompt reads with the platform's line editor (GNU readline or libedit:
+    arrows, Ctrl-A, Ctrl-L, history). Only ``input()`` on the process's own terminal
+    uses it; a pipe, a file or a test's stream is read as it is."""
+    if stdin is not sys.stdin or out is not sys.stdout:
+        return False
+    try:
+        if not (stdin.isatty() and out.isatty()):
+            return False
+        import readline  # noqa: F401  (importing it is what turns it on for input())
+    except (ImportError, ValueError):  # Windows without pyreadline; a closed stream
+        return False
+    return True
 
 
 class Interrupt:
