@@ -45,6 +45,7 @@ Top level::
                   {"seat": 0, "inhabitants": 5, "energy": 2,   # resources held
                    "mayor": false, "architects": [1, 2, 4] | null (expert),
                    "empty_spaces": 9, "tiles": 7,              # buildings' tiles placed
+                   "score_now": 12,            # points if the game ended now
                    "city": 4 rows of cols cells; a cell is null (empty) or
                      {"type": "tower_block", "floors": 2,      # a stack counts as one building
                       "tiles": [TILE, TILE],                   # bottom to top
@@ -151,6 +152,9 @@ def _cell(stack: list[str]) -> dict[str, Any] | None:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     board = state.board
+    # What each city would score if the game ended now (its best allocation): the text
+    # view has no image to read the running score from.
+    now = [a.total for a in allocations(state)]
     players = []
     for i, p in enumerate(state.players):
         empty = sum(1 for row in p.city for stack in row if not stack)
@@ -162,6 +166,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "architects": sorted(p.architects) if state.mode == "classic" else None,
             "empty_spaces": empty,
             "tiles": sum(len(stack) for row in p.city for stack in row),
+            "score_now": now[i],
             "city": [[_cell(stack) for stack in row] for row in p.city],
         })
     slots = []
