@@ -7,7 +7,8 @@ Four players (humans choosing at random, seeded) play a whole table of each game
 the service. The transport holds and gathers notifications as the Discord one does
 (a round's public news in one post; a seat's private news with its next decision) and
 renders each post and DM with its text path (``bot.discord.notifier``: ``news_of``,
-``news_text``, ``dm_text``, the templates with Discord's time format). Images and menus
+``news_lines``, ``news_text``, ``render_private``, ``dm_text``, the templates with
+Discord's time format). Images and menus
 are not drawn: only the text a reader has to get through. The final post (the scores
 and their breakdown) is counted apart.
 
@@ -28,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.discord import notifier as discord_notifier
+from bot.discord.news import news_lines
 from bot.service import Actor, Notification, TableService, TableSettings
 from bot.service.notifications import HELD, Delivery
 from bot.store import SqliteStore
@@ -45,6 +47,9 @@ class Reader:
     posts: list[str] = field(default_factory=list)
     final: list[str] = field(default_factory=list)
     dms: list[str] = field(default_factory=list)
+    # What each post and DM was made of (the tests read them).
+    post_notes: list[list[Notification]] = field(default_factory=list)
+    dm_notes: list[list[Notification]] = field(default_factory=list)
     inline: bool = True
 
     async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
@@ -54,10 +59,12 @@ class Reader:
             results.update({n.outbox_id: HELD for n in public})
         elif public:
             text = discord_notifier.news_text(
-                [self.renderer.render(n) for n in discord_notifier.news_of(public)])
+                news_lines(discord_notifier.news_of(public), self.renderer.render))
             if text:
                 over = any(n.template == "game_over" for n in public)
                 (self.final if over else self.posts).append(text)
+                if not over:
+                    self.post_notes.append(public)
         seats = sorted({n.seat for n in notes if n.seat is not None})
         for seat in seats:
             mine = [n for n in notes if n.seat == seat]
@@ -68,7 +75,8 @@ class Reader:
             mine = [n for n in mine if not n.context.get("quiet")]
             if any(n.template in discord_notifier.DECISIONS for n in mine):
                 self.dms.append(discord_notifier.dm_text(
-                    [self.renderer.render(n) for n in mine]))
+                    [discord_notifier.render_private(self.renderer, n) for n in mine]))
+                self.dm_notes.append(mine)
         return results
 
 

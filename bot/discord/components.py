@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.discord import ids, menus
-from bot.discord.frontend import Frontend, Outgoing, frontend_of
+from bot.discord.frontend import BRIEF_DECISION, Frontend, Outgoing, frontend_of
 from bot.discord.labels import Labels
 from bot.discord.limits import BUTTONS_PER_ROW, LABEL_CHARS, truncate
 from bot.discord.livemenus import MenuOf, is_answer, may_show_menu
@@ -264,12 +264,15 @@ def menu_from_context(fe: Frontend, context: Mapping[str, Any], table: int,
     return menu(fe, table, int(version), options, locale, game if isinstance(game, str) else None)
 
 
-async def hand_message(fe: Frontend, table_id: int, actor: Actor) -> Outgoing:
-    """The seat's private situation: the same text, image and menu as its DM."""
+async def hand_message(fe: Frontend, table_id: int, actor: Actor, *,
+                       brief: bool = False) -> Outgoing:
+    """The seat's private situation, image and menu. ``brief``: the decision as its DM
+    says it (what to do, above the menu); else the whole text (/hand: the hand in words,
+    how to type each move), which is where the DM sends those who read it."""
     note = await fe.service.hand(table_id, actor)
     ctx = note.context
-    # With a decision, exactly the DM's text; without, the seat's own situation.
-    template = "your_turn" if ctx.get("decision") else "discord/hand"
+    long_text = "your_turn" if ctx.get("decision") else "discord/hand"
+    template = BRIEF_DECISION if brief and ctx.get("decision") else long_text
     content = fe.renderer.render_template(template, ctx, locale=note.locale,
                                           game=note.game, fallback="hand")
     info = await fe.service.info(table_id)
@@ -405,7 +408,7 @@ async def _answer_in_place(interaction: discord.Interaction[Any], fe: Frontend, 
         content += "\n" + fe.say("chosen_changeable", locale, game, table_id=table)
         kwargs["view"] = menu(fe, table, now.version, now.options, locale, game)
     elif now is not None and now.options and next_here:
-        out = await hand_message(fe, table, actor)
+        out = await hand_message(fe, table, actor, brief=True)
         content = f"{chosen}\n\n{out.content}"
         kwargs["view"] = out.view
         file = out.file()

@@ -26,6 +26,8 @@ from bot.text import Renderer
 
 FRENCH = "fr"
 DEFAULT_LOCALE = "en"
+# A decision as its DM says it (a game may word its own: templates/<locale>/<game>/discord/).
+BRIEF_DECISION = "discord/your_turn"
 
 
 @dataclass

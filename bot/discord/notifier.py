@@ -32,12 +32,14 @@ import discord
 
 from bot import images
 from bot.discord.components import menu_from_context
-from bot.discord.frontend import Frontend, Outgoing
+from bot.discord.frontend import BRIEF_DECISION, Frontend, Outgoing
+from bot.discord.news import news_lines
 from bot.discord.pacing import Pacer
 from bot.discord.status import StatusBoard
 from bot.discord.timelapse import timelapse
 from bot.service import FileSpec, Notification, Refused, TableInfo
 from bot.service.notifications import HELD, Delivery, Failed, Retry
+from bot.text import Renderer
 
 log = logging.getLogger(__name__)
 
@@ -92,13 +94,23 @@ def news_of(notes: Sequence[Notification]) -> list[Notification]:
 
 
 def news_text(texts: Sequence[str]) -> str:
-    """The round's post, from its notes' rendered texts."""
+    """The round's post, from its lines (``news.news_lines``)."""
     return "\n".join(t for t in texts if t.strip())
 
 
 def dm_text(texts: Sequence[str]) -> str:
     """A seat's DM, from its notes' rendered texts."""
     return "\n\n".join(t for t in texts if t.strip())
+
+
+def render_private(renderer: Renderer, n: Notification) -> str:
+    """A private note as its DM says it. A decision leads with what to do: the menu
+    below holds the options and the image shows the hand, so the game's long text (the
+    hand in words, how to type each move) is one step away, in ``/hand``."""
+    if n.template == "your_turn":
+        return renderer.render_template(BRIEF_DECISION, n.context, locale=n.locale,
+                                        game=n.game)
+    return renderer.render(n)
 
 
 class DiscordNotifier:
@@ -176,7 +188,7 @@ class DiscordNotifier:
 
     async def _post_news(self, info: TableInfo, channel: discord.abc.Messageable,
                          notes: Sequence[Notification], news: Sequence[Notification]) -> None:
-        texts = [self._render_public(n) for n in news]
+        texts = news_lines(news, self._render_public)
         board: Notification | None = None
         scores: Notification | None = None
         for n in notes:
@@ -343,7 +355,7 @@ class DiscordNotifier:
 
     async def _private_message(self, info: TableInfo, seat: int,
                                notes: Sequence[Notification]) -> Outgoing:
-        texts = [self.fe.renderer.render(n) for n in notes]
+        texts = [render_private(self.fe.renderer, n) for n in notes]
         image_note = next((n for n in reversed(notes)
                            if any(s.kind == "board" and s.seat == seat for s in n.files)), None)
         image = None
