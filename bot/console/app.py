@@ -28,6 +28,7 @@ from bot.console.tables import (
     db_flag,
     local_tables,
     new_table_flags,
+    read_only,
 )
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
@@ -113,6 +114,10 @@ async def run_local(game: str | None, players: int = 2, bots: int = 0, *,
             try:
                 typed = new_table_flags(players, bots, options or {}, names, level, seed)
                 table = await session.find(game, resume, new)
+                if db is not None and await asyncio.to_thread(read_only, db):
+                    # Said before a move is typed that could not be saved.
+                    raise StorageError("read_only", session.text("console_read_only",
+                                                                 path=str(db)), path=str(db))
                 if table is not None and typed:
                     await session.keeps_its_own(table, typed)
             except Stop as stop:
