@@ -108,7 +108,7 @@ async def test_a_french_server_gets_a_french_table(world: World) -> None:
     assert "On attend" in [m for m in salon.history() if custom_ids(m)][-1].content
     dms = [m for g in gens for m in g.user.dm_channel.history() if custom_ids(m)]
     assert dms and dms[-1].content.startswith("Table n°")
-    assert "à vous de jouer" in dms[-1].content
+    assert "à vous" in dms[-1].content and "`/main`" in dms[-1].content
 
 
 async def test_typed_moves_in_dms(world: World) -> None:
