@@ -47,7 +47,7 @@ CATEGORIES: dict[str, tuple[str, str | None]] = {
     "public_services": ("Public serv.", "public_service"),
     "parks": ("Parks", "park"),
     "factories": ("Factories", "factory"),
-    "harbors": ("Harbours", "harbor"),
+    "harbors": ("Harbors", "harbor"),
     "offices": ("Offices", "office"),
     "monuments": ("Monuments", "monument"),
     "penalty_inhabitants": ("Idle people", None),

@@ -57,7 +57,7 @@ KIND_NAME: dict[str, str] = {
     "public_service": "public service",
     "park": "park",
     "factory": "factory",
-    "harbor": "harbour",
+    "harbor": "harbor",
     "office": "office",
     "monument": "monument",
 }

@@ -53,3 +53,10 @@ def test_tiles_not_drawn_are_not_lost(locale: str, words: str) -> None:
         "event_gain_lost", {"names": ["Zoé"], "seat": 0, "item": "tile", "n": 1},
         locale=locale, game="ginkgopolis")
     assert text == words
+
+
+def test_one_spelling_of_harbor_in_text_and_images() -> None:
+    roots = [ROOT, ROOT.parent / "engine" / "quadropolis"]
+    found = [str(p) for root in roots for p in root.rglob("*")
+             if p.suffix in (".txt", ".py") and "harbour" in p.read_text("utf-8").lower()]
+    assert found == []
