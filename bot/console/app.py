@@ -35,7 +35,8 @@ from bot.service.decisions import CHANGEABLE
 from bot.service.notifications import Delivery
 from bot.service.values import TableInfo
 from bot.store import SqliteStore
-from bot.store.health import StorageError, open_writable
+from bot.store.health import StorageError
+from bot.store.sqlite_writable import open_writable
 from bot.text import Renderer
 from engine.core.textinput import is_ascii_number
 

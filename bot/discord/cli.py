@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.factory import default_target
-from bot.store.health import hold_database, probe
+from bot.store.health import hold_database
 from bot.store.pg_faults import is_postgres_url
+from bot.store.sqlite_writable import probe
 from bot.text import Renderer
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"

@@ -22,14 +22,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import aiosqlite
 
 from bot.store.migrations import NewerSchema
-
-if TYPE_CHECKING:
-    from bot.store.sqlite import SqliteStore
 
 EXIT_STORAGE: Final = 3
 """Exit code of a command stopped by a storage fault (1 is "check found problems")."""
@@ -181,25 +178,6 @@ async def connect(path: str) -> aiosqlite.Connection:
         fault = explain(exc, path)
         assert fault is not None
         raise fault from exc
-
-
-async def probe(path: str | Path) -> None:
-    """Open the database and close it again: a command that will run for long (the bot)
-    learns of a storage fault, a damaged file included, before it starts anything else."""
-    store = await open_writable(path)
-    await store.close()
-
-
-async def open_writable(path: str | Path) -> SqliteStore:
-    """The store at ``path`` for a command that writes (``local``, the bot): refused,
-    and closed, when the file fails its quick check (see ``damaged``)."""
-    from bot.store.sqlite import SqliteStore  # sqlite.py imports this module
-
-    store = await SqliteStore.open(path)
-    if store.problems:
-        await store.close()
-        raise damaged(store.path, store.problems)
-    return store
 
 
 def damaged(path: str, problems: Sequence[str]) -> StorageError:

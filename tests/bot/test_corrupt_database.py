@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot.store import SqliteStore, TableRecord
-from bot.store.health import EXIT_STORAGE, StorageError, hold_database, probe
+from bot.store.health import EXIT_STORAGE, StorageError, hold_database
+from bot.store.sqlite_writable import probe
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 120  # seconds before a command counts as hung
