@@ -21,8 +21,9 @@ from typing import Any
 from bot.service import Notification
 
 # An ``acted`` note of these sources only repeats, as the move's code, what the events
-# of the same move tell in words; a timeout or the host's call is news of its own.
-PLAIN_SOURCES = frozenset({"player", "bot"})
+# of the same move tell in words; a timeout, the host's call and a bot's move (which
+# names the bot's level) are news of their own.
+PLAIN_SOURCES = frozenset({"player"})
 
 
 def _event(n: Notification) -> bool:

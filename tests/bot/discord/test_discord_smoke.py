@@ -24,5 +24,7 @@ async def test_lobby_start_and_dms(world: World) -> None:
     assert status.content.count("<t:") == 1 and "A secret choice is being made" in status.content
     for member in world.people:
         dm = world.menu_dm(member)
-        assert f", {member.user.global_name}." in dm.content.split("\n")[0]
-        assert "Characters you hold:" in dm.content
+        # The DM leads with what to do; the hand in words is one step away, in /hand.
+        lead = dm.content.split("\n")[0]
+        assert f"your turn, {member.user.global_name}: choose a character" in lead
+        assert "/hand" in dm.content and custom_ids(dm)
