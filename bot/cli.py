@@ -331,6 +331,7 @@ def add_check(subparsers: Any) -> None:
     p = subparsers.add_parser("check", help="integrity check, and replay every table's log")
     p.add_argument("--db", default=None, help=ANY_DB_HELP)
     p.add_argument("--no-replay", action="store_true", help="only the SQLite integrity check")
+    p.add_argument("--locale", default="en", choices=["en", "fr"])
     p.set_defaults(func=run_check)
 
 
@@ -340,12 +341,18 @@ def run_check(args: argparse.Namespace) -> int:
     from bot.service import MemoryNotifier, TableService
     from bot.store import open_store
     from bot.store.health import require_existing, table_ids_at
+    from bot.store.sqlite_read_only import open_read_only
 
     async def main() -> int:
         path = str(args.db or default_any_db())
+        read_only = False
         if not is_url(path):
+            from bot.console.tables import read_only as unwritable
+
             require_existing(path)  # check never creates a database
-        store = await open_store(path)
+            read_only = await asyncio.to_thread(unwritable, Path(path))
+        # A read-only file is checked without the bot's open, which would write it.
+        store = await (open_read_only(path) if read_only else open_store(path))
         try:
             # Every problem is listed: a bad row is one line, never the end of the check.
             problems = await store.integrity_check()
@@ -369,6 +376,10 @@ def run_check(args: argparse.Namespace) -> int:
                 print(f"replayed {len(ids)} tables")
             for problem in problems:
                 print(problem)
+            if read_only:
+                from bot.clitext import say
+
+                print(say("check_read_only", args.locale, path=path))
             print("ok" if not problems else f"{len(problems)} problems")
             return 0 if not problems else 1
         finally:
