@@ -1,6 +1,7 @@
 """The sentences of the command line's own answers (``tables``, ``ratings``, ``replay``,
-``backup``, ``check``'s read-only line), from ``templates/<locale>/cli/``: a French reader gets French, as in
-Discord. Imported only when a subcommand runs, so ``urbanist --help`` stays light."""
+``backup``, ``check``'s read-only line), from ``templates/<locale>/cli/``: a French reader
+gets French, as in Discord. Imported only when a subcommand runs, so ``urbanist --help``
+stays light."""
 
 from __future__ import annotations
 
