@@ -33,6 +33,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # Discord's limit for an attachment's description (the alt text screen readers say).
 MAX_ALT_CHARS = 1024
+ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)
@@ -45,14 +46,17 @@ class Image:
     def alt(self) -> str:
         """The description, or one read from the file name (``timelapse-3.gif``)."""
         if self.description:
-            return self.description[:MAX_ALT_CHARS]
+            return cut(self.description)
         kind, _, rest = self.filename.partition("-")
         return f"{kind.capitalize()} image of table #{rest.split('.')[0]}"
 
 
 def describe(game: str, spec: FileSpec, *, table_id: int, names: Sequence[str] = (),
-             outcome: Mapping[str, Any] | None = None, locale: str = "en") -> str:
-    """The alt text of an image, from the ``image_alt`` template of ``locale``."""
+             outcome: Mapping[str, Any] | None = None, locale: str = "en",
+             view: Mapping[str, Any] | None = None) -> str:
+    """The alt text of an image, from the ``image_alt`` template of ``locale``. A seat's
+    own image says its private situation in words (``view``, that seat's), for whoever
+    cannot see it: the DM that carries it no longer lists the hand."""
     kind = "hand" if spec.kind == "board" and spec.seat is not None else spec.kind
     standings = []
     for s in (outcome or {}).get("standings", []):
@@ -61,8 +65,22 @@ def describe(game: str, spec: FileSpec, *, table_id: int, names: Sequence[str] =
         standings.append({"rank": s.get("rank"), "name": name, "total": s.get("total")})
     text = _renderer().render_template(
         "image_alt", {"kind": kind, "table_id": table_id, "names": list(names),
-                      "standings": standings}, locale=locale, game=game)
-    return " ".join(text.split())[:MAX_ALT_CHARS]
+                      "standings": standings,
+                      # Only a seat's own image may say what only that seat sees.
+                      "view": view if kind == "hand" else None},
+        locale=locale, game=game)
+    return cut(" ".join(text.split()))
+
+
+def cut(text: str, limit: int = MAX_ALT_CHARS) -> str:
+    """``text`` within ``limit`` characters: cut after a whole word, with an ellipsis,
+    so that a screen reader never says half a word."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - len(ELLIPSIS)]
+    if " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ,;:") + ELLIPSIS
 
 
 @functools.cache
@@ -162,4 +180,4 @@ async def render_async(game: str, spec: FileSpec, view: Mapping[str, Any], *, ta
         return None
     return Image(filename_for(spec, table_id), data,
                  describe(game, spec, table_id=table_id, names=names, outcome=outcome,
-                          locale=locale))
+                          locale=locale, view=view))
