@@ -124,7 +124,7 @@ def your_turn(locale: str, st: NeotopiaState, seat: int) -> str:
         "table_id": 7, "name": NAMES[seat], "seat": seat, "view": GAME.view(st, seat),
         "decision": GAME.pending(st).waiting[seat],
         "options": [{"text": a.text()} for a in GAME.legal_actions(st, seat)],
-        "deadline": None, "locale": locale,
+        "deadline": None, "locale": locale, "game": "neotopia",
     }
     return ENV.get_template(f"{locale}/neotopia/your_turn.txt").render(context)
 
@@ -149,16 +149,27 @@ def test_your_turn_explains_each_decision(locale: str) -> None:
     texts["subsidy"] = your_turn(locale, st, 0)
     assert "DA:R = the red element of DA" in texts["turn"] \
         or "DA:R = l'élément rouge de DA" in texts["turn"]
-    assert "C06" in texts["turn"] and "`draw deck`" in texts["turn"]
-    assert "`A09`" in texts["place"] and "back" in texts["place"]
-    assert "type build C06" in texts["build"] or "tapez build C06" in texts["build"]
-    assert "build none" in texts["build"]
-    assert "draw deck" in texts["subsidy"]
+    words = WORDS[locale]
+    assert "C06" in texts["turn"] and f"`{words['draw']} {words['deck']}`" in texts["turn"]
+    assert "`A09`" in texts["place"] and words["back"] in texts["place"]
+    assert f"{words['type']} {words['build']} C06" in texts["build"]
+    assert f"{words['build']} {words['none']}" in texts["build"]
+    assert f"{words['draw']} {words['deck']}" in texts["subsidy"]
+    if locale == "fr":
+        # The English command words appear nowhere in a French prompt
+        assert not re.search(r"\b(draw|build|back|use|end)\b", " ".join(texts.values()))
     for text in texts.values():
         assert NAMES[0] in text and "None" not in text
 
 
-EXAMPLE = re.compile(r"\b(build C\d+|draw C\d+|reserve:[RGPB]|[A-Z]{2}:[RGPB]|[A-Z]\d\d)\b")
+WORDS = {
+    "en": {"draw": "draw", "deck": "deck", "build": "build", "none": "none", "back": "back",
+           "type": "type"},
+    "fr": {"draw": "piocher", "deck": "paquet", "build": "construire", "none": "aucun",
+           "back": "retour", "type": "tapez"},
+}
+EXAMPLE = re.compile(r"\b((?:build|construire|draw|piocher) C\d+|reserve:[RGPB]|[A-Z]{2}:[RGPB]"
+                     r"|[A-Z]\d\d)\b")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -177,8 +188,10 @@ def test_every_example_in_a_prompt_can_be_typed_as_it_stands(locale: str) -> Non
             text = your_turn(locale, st, seat).split("\nYour hand")[0].split("\nVotre main")[0]
             prompt = text.split("Options (")[0]
             for example in EXAMPLE.findall(prompt):
-                seen.add(example.split(" ")[0].split(":")[0][:1])
-                assert example in legal, (example, prompt)
+                # an example is typed in the reader's words, and read as a legal action
+                head = example.split(" ")[0]
+                seen.add("d" if head in ("draw", "piocher") else head.split(":")[0][:1])
+                assert GAME.parse_action(st, seat, example).text() in legal, (example, prompt)
             GAME.apply(st, seat, greedy.choose(st, seat, rng))
     # draws, takes (a manufacture's letters), cells and the reserve were all exercised
     assert {"d", "r"} <= seen and len(seen) >= 4
@@ -203,7 +216,8 @@ def test_text_view(locale: str) -> None:
     st = position(4, active=1, board={"D00": "R", "D01": "B"}, tokens={2: ["automation"]})
     text = ENV.get_template(f"{locale}/neotopia/view.txt").render(
         {"view": GAME.view(st, 1), "locale": locale})
-    assert "01B 02." in text and "06. 00R" in text and "FD" in text and "draw deck" in text
+    deck = {"en": "draw deck", "fr": "piocher paquet"}[locale]
+    assert "01B 02." in text and "06. 00R" in text and "FD" in text and deck in text
     assert "None" not in text
 
 
@@ -218,3 +232,41 @@ def test_rules_say_how_to_type_every_action_and_that_the_set_is_a_house_set(
         assert form in text
     assert ("house set" if locale == "en" else "jeu maison") in text
     assert len(text) < 2000
+
+
+def test_french_options_and_view_show_the_french_command_words() -> None:
+    """A French reader is shown the French words (which the parser reads into the same
+    actions as the English ones); the engine's action texts stay English for the log."""
+    from bot.text import Renderer
+
+    st = position(4, active=0, board={"A00": "B", "A01": "R", "A02": "G", "A03": "G",
+                                       "A10": "G"},
+                  manufactures={"DA": ["G", "R"], "AF": ["B"], "FD": ["P"]},
+                  hands={0: ["C06"]}, tokens={0: ["subsidy"]})
+    options = [{"text": a.text()} for a in GAME.legal_actions(st, 0)]
+    shown = {}
+    for locale in LOCALES:
+        shown[locale] = Renderer().render_template(
+            "your_turn", {"table_id": 7, "name": "Alice", "seat": 0,
+                          "view": GAME.view(st, 0), "decision": "turn", "options": options,
+                          "deadline": None}, locale=locale, game="neotopia")
+    assert "`draw deck`" in shown["en"] and "`use subsidy`" in shown["en"]
+    assert "`piocher paquet`" in shown["fr"] and "`utiliser subvention`" in shown["fr"]
+    assert "draw" not in shown["fr"] and "`use " not in shown["fr"]
+    for french, english in (("piocher paquet", "draw deck"), ("utiliser subvention",
+                                                               "use subsidy")):
+        assert GAME.parse_action(st, 0, french) == GAME.parse_action(st, 0, english)
+        assert GAME.parse_action(st, 0, french).text() == english
+    view = {"view": {**GAME.view(st, 0), "legal": [o["text"] for o in options]},
+            "locale": "fr"}
+    text = ENV.get_template("fr/neotopia/view.txt").render(view)
+    assert "piocher paquet" in text and "draw deck" not in text
+    act(st, 0, "DA:G")
+    act(st, 0, "A09")
+    build = [{"text": a.text()} for a in GAME.legal_actions(st, 0)]
+    text = Renderer().render_template("your_turn", {
+        "table_id": 7, "name": "Alice", "seat": 0, "view": GAME.view(st, 0),
+        "decision": "build", "options": build, "deadline": None}, locale="fr",
+        game="neotopia")
+    assert "`construire C06`, `construire aucun`" in text
+    assert GAME.parse_action(st, 0, "construire aucun").text() == "build none"
