@@ -341,16 +341,14 @@ def run_check(args: argparse.Namespace) -> int:
     from bot.service import MemoryNotifier, TableService
     from bot.store import open_store
     from bot.store.health import require_existing, table_ids_at
-    from bot.store.sqlite_read_only import open_read_only
+    from bot.store.sqlite_read_only import open_read_only, unwritable
 
     async def main() -> int:
         path = str(args.db or default_any_db())
         read_only = False
         if not is_url(path):
-            from bot.console.tables import read_only as unwritable
-
             require_existing(path)  # check never creates a database
-            read_only = await asyncio.to_thread(unwritable, Path(path))
+            read_only = await asyncio.to_thread(unwritable, path)
         # A read-only file is checked without the bot's open, which would write it.
         store = await (open_read_only(path) if read_only else open_store(path))
         try:

@@ -51,3 +51,15 @@ def _fault(error: BaseException, path: str) -> health.StorageError:
     fault = health.explain(error, path)
     assert fault is not None  # every sqlite3.Error has one
     return fault
+
+
+def unwritable(path: str) -> bool:
+    """Whether SQLite may not write ``path``, as ``urbanist local`` asks it (a write,
+    rolled back); a file that is no database, or a damaged one, counts as writable here,
+    so that the store's open says what is wrong with it."""
+    from bot.console.tables import read_only
+
+    try:
+        return read_only(Path(path))
+    except sqlite3.Error:
+        return False
