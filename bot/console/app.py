@@ -28,7 +28,6 @@ from bot.console.tables import (
     db_flag,
     local_tables,
     new_table_flags,
-    read_only,
 )
 from bot.service import Actor, Notification, Refused, TableService, TableSettings
 from bot.service.decisions import CHANGEABLE
@@ -36,6 +35,7 @@ from bot.service.notifications import Delivery
 from bot.service.values import TableInfo
 from bot.store import SqliteStore
 from bot.store.health import StorageError
+from bot.store.sqlite_read_only import read_only
 from bot.store.sqlite_writable import open_writable
 from bot.text import Renderer
 from engine.core.textinput import is_ascii_number

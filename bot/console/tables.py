@@ -8,7 +8,6 @@ game left in the middle is found again by the next ``urbanist local``.
 from __future__ import annotations
 
 import shlex
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,18 +72,3 @@ def new_table_flags(players: int, bots: int, options: Mapping[str, Any], names: 
     return [shlex.quote(f) for f in flags]
 
 
-def read_only(path: Path) -> bool:
-    """Whether SQLite may not write ``path`` (the file, its directory, its disk). It
-    opens a write-protected file read-only without a word, and only the first move
-    would fail: try a write, and roll it back."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        conn.execute(f"PRAGMA user_version = {version}")
-        conn.execute("ROLLBACK")
-    except sqlite3.OperationalError as error:
-        return getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY")
-    finally:
-        conn.close()
-    return False

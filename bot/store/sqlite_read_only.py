@@ -57,9 +57,24 @@ def unwritable(path: str) -> bool:
     """Whether SQLite may not write ``path``, as ``urbanist local`` asks it (a write,
     rolled back); a file that is no database, or a damaged one, counts as writable here,
     so that the store's open says what is wrong with it."""
-    from bot.console.tables import read_only
-
     try:
         return read_only(Path(path))
     except sqlite3.Error:
         return False
+
+
+def read_only(path: Path) -> bool:
+    """Whether SQLite may not write ``path`` (the file, its directory, its disk). It
+    opens a write-protected file read-only without a word, and only the first move
+    would fail: try a write, and roll it back."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as error:
+        return getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY")
+    finally:
+        conn.close()
+    return False
