@@ -172,3 +172,33 @@ def test_text_view_lists_every_tower_bottom_to_top(locale: str) -> None:
     assert "9  h 0" in text
     assert "x3@" in text and "3@3" in text  # the fourth colour's blocks, and the legal moves
     assert "12" in text  # red's live score: 6 + 6
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_prompt_and_hand_speak_of_moves_without_an_empty_line(locale: str) -> None:
+    """Skybridge deals no hand, so /hand and the closed-DM notice speak of moves; the
+    prompt is one block of text (it once held an empty line)."""
+    state = GAME.setup(3, {}, 1)
+    seat = min(GAME.pending(state).waiting)
+    context = {"table_id": 7, "name": NAMES[seat], "seat": seat,
+               "view": GAME.view(state, seat), "decision": "place", "deadline": None,
+               "options": [{"text": a.text()} for a in GAME.legal_actions(state, seat)]}
+    texts = [Renderer().render_template(name, context, locale=locale, game="skybridge")
+             for name in ("your_turn", "hand")]
+    texts.append(Renderer().render_template(
+        "dm_unreachable", {"names": NAMES, "unreachable_seat": 0, "table_id": 7},
+        locale=locale, game="skybridge"))
+    for text in texts:
+        assert "\n\n" not in text and "None" not in text
+        assert "hand," not in text and "your hand" not in text and "main" not in text
+    assert ("your moves" if locale == "en" else "vos coups") in texts[1]
+    ginkgo = Renderer().render_template("hand", context, locale=locale, game="ginkgopolis")
+    assert ("your hand" if locale == "en" else "votre main") in ginkgo
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_game_over_counts_points_as_the_score_does(locale: str) -> None:
+    alone = say(locale, "game_over", {"totals": [69, 12], "winners": [0]})
+    one = say(locale, "game_over", {"totals": [1, 1], "winners": [0, 1]})
+    assert "69 points" in alone and "1 point " in one + " "
+    assert "storey" not in alone + one and "étage" not in alone + one
