@@ -270,3 +270,22 @@ def test_french_options_and_view_show_the_french_command_words() -> None:
         game="neotopia")
     assert "`construire C06`, `construire aucun`" in text
     assert GAME.parse_action(st, 0, "construire aucun").text() == "build none"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_prompt_hand_line_says_each_project_in_words(locale: str) -> None:
+    """The hand line once read "C06 (GG, 2/4)", never explained: it names the type and
+    the points the project is worth to this player."""
+    st = position(4, active=0, board={"A00": "B"}, hands={0: ["C06"]})
+    card = GAME.view(st, 0)["players"][0]["hand"][0]
+    points = card["points"]
+    if card["building"]:
+        mine = GAME.view(st, 0)["players"][0]["colour"] == card["building"]
+        points = points["own_colour" if mine else "other_colour"]
+    line = [ln for ln in your_turn(locale, st, 0).splitlines()
+            if ln.startswith(("Your hand", "Votre main"))][0]
+    name = card[f"type_name_{locale}"]
+    unit = "point" if points == 1 else "points"
+    words = {"en": f"C06 {name} ({card['type']}, {points} {unit} for you)",
+             "fr": f"C06 {name} ({card['type']}, {points} {unit} pour vous)"}
+    assert words[locale] in line and "/" not in line
