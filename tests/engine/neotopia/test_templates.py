@@ -282,8 +282,8 @@ def test_prompt_hand_line_says_each_project_in_words(locale: str) -> None:
     if card["building"]:
         mine = GAME.view(st, 0)["players"][0]["colour"] == card["building"]
         points = points["own_colour" if mine else "other_colour"]
-    line = [ln for ln in your_turn(locale, st, 0).splitlines()
-            if ln.startswith(("Your hand", "Votre main"))][0]
+    line = next(ln for ln in your_turn(locale, st, 0).splitlines()
+                if ln.startswith(("Your hand", "Votre main")))
     name = card[f"type_name_{locale}"]
     unit = "point" if points == 1 else "points"
     words = {"en": f"C06 {name} ({card['type']}, {points} {unit} for you)",
