@@ -194,3 +194,54 @@ def test_a_member_without_a_seat_is_named_as_a_member_not_as_a_seat() -> None:
         assert Renderer().refusal(refused, locale=locale) == expected
     assert Renderer().refusal(Refused("no_seat", "x", seat_number=7), locale="en") == \
         "There is no seat 7 at this table."
+
+
+# A count printed before one of these nouns must agree with it ("1 tile", "0 tuile"): the
+# templates write noun{{ "s" if n != 1 }} in English and noun{{ "s" if n > 1 }} in French.
+COUNTED_NOUNS = {
+    "en": ("tiles", "cards", "inhabitants", "resources", "buildings", "floors", "games",
+           "points", "projects", "actions", "elements", "storeys"),
+    "fr": ("tuiles", "cartes", "habitants", "barils", "ressources", "bâtiments", "étages",
+           "coups", "parties", "points", "projets", "actions", "éléments"),
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_no_count_is_printed_before_a_fixed_plural_noun(locale: str) -> None:
+    import re
+
+    nouns = "|".join(COUNTED_NOUNS[locale])
+    fixed = re.compile(r"\{\{[^}]*\}\} (?:" + nouns + r")\b")
+    found = []
+    for path in sorted((TEMPLATES / locale).rglob("*.txt")):
+        if "discord" in path.parts or path.name.startswith("image_alt"):
+            continue  # the other engineer's files, kept out of this sweep
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(TEMPLATES)}:{number}: {m.group(0)}"
+                      for m in fixed.finditer(line)]
+    assert found == []
+
+
+@pytest.mark.parametrize(("locale", "singular", "plural", "french_zero"), [
+    ("en", "1 card", "2 cards", None), ("fr", "1 carte", "2 cartes", "0 carte"),
+])
+def test_counts_agree_with_their_noun(locale: str, singular: str, plural: str,
+                                      french_zero: str | None) -> None:
+    renderer = Renderer()
+
+    def rebuilt(size: int) -> str:
+        return renderer.render_template("event_deck_rebuilt",
+                                        {"size": size, "added": [], "burned": []},
+                                        locale=locale, game="ginkgopolis")
+    assert singular in rebuilt(1) and plural in rebuilt(2)
+    if french_zero:
+        assert french_zero in rebuilt(0) and "0 cartes" not in rebuilt(0)
+    refused = Refused("illegal", "No.", reason="cannot_pay", options=[], typed="R7",
+                      reason_params={"tile": "R7", "card": "B12", "res": 1, "sp": 1})
+    text = renderer.refusal(refused, locale=locale, game="ginkgopolis")
+    assert ("1 resource and 1 success point." if locale == "en"
+            else "1 ressource et 1 point de succès.") in text
+    full = Refused("illegal", "No.", reason="stack_full", options=[], typed="A1",
+                   reason_params={"space": "A1", "max": 1})
+    text = renderer.refusal(full, locale=locale, game="quadropolis")
+    assert ("already has 1 floor." if locale == "en" else "a déjà 1 étage.") in text
