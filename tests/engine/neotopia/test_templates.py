@@ -225,10 +225,17 @@ def test_text_view(locale: str) -> None:
 def test_rules_say_how_to_type_every_action_and_that_the_set_is_a_house_set(
         locale: str) -> None:
     text = (ROOT / locale / "discord" / "rules_neotopia.txt").read_text(encoding="utf-8")
-    for form in ("`draw C10`", "`draw deck`", "`FD:P`", "`D11`", "`FD:P>D11`", "`back`",
-                 "`build C44`",
-                 "`build none`", "`use subsidy`", "`use automation`", "`use initiative`",
-                 "`use permits`", "`end`"):
+    forms = {
+        "en": ("`draw C10`", "`draw deck`", "`FD:P`", "`D11`", "`FD:P>D11`", "`back`",
+               "`build C44`", "`build none`", "`use subsidy`", "`use automation`",
+               "`use initiative`", "`use permits`", "`end`"),
+        # French readers are shown the French words, which parse to the same actions.
+        "fr": ("`piocher C10`", "`piocher paquet`", "`FD:P`", "`D11`", "`FD:P>D11`",
+               "`retour`", "`construire C44`", "`construire aucun`",
+               "`utiliser subvention`", "`utiliser automatisation`",
+               "`utiliser initiative`", "`utiliser permis`", "`fin`"),
+    }[locale]
+    for form in forms:
         assert form in text
     assert ("house set" if locale == "en" else "jeu maison") in text
     assert len(text) < 2000
