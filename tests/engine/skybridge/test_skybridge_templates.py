@@ -202,3 +202,18 @@ def test_game_over_counts_points_as_the_score_does(locale: str) -> None:
     one = say(locale, "game_over", {"totals": [1, 1], "winners": [0, 1]})
     assert "69 points" in alone and "1 point " in one + " "
     assert "storey" not in alone + one and "étage" not in alone + one
+
+
+def test_french_texts_show_the_french_move_words_which_parse_alike() -> None:
+    """French readers are shown `pont 5-6` and `toit 5` (the refusals as the prompt
+    does); the parser reads them as the English `bridge 5-6` and `roof 5`."""
+    import re
+
+    for path in sorted((ROOT / "fr" / "skybridge").glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\b(bridge|roof) \d", text), path.name
+    rules = (ROOT / "fr" / "discord" / "rules_skybridge.txt").read_text(encoding="utf-8")
+    assert "`pont 5-6`" in rules and "`toit 5`" in rules
+    state = GAME.setup(2, GAME.default_options(), 1)
+    for french, english in (("pont 5-6", "bridge 5-6"), ("toit 5", "roof 5")):
+        assert GAME.parse_action(state, 0, french) == GAME.parse_action(state, 0, english)
