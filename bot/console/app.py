@@ -350,7 +350,10 @@ class Session(Commands):
         for seat in sorted(info.waiting):
             if info.status == "running" and info.seats[seat].is_bot:
                 try:
-                    await self.service.play_for(table, host, seat)
+                    # A hard bot thinks here too: Ctrl-C stops the wait at once (the
+                    # move's save, shielded, completes or is thought again on resuming).
+                    with self.interrupt.waiting():
+                        await self.service.play_for(table, host, seat)
                 except Refused as exc:  # played meanwhile by the bots' own turn
                     self._stop_on_storage(exc)
 

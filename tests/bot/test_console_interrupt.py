@@ -73,3 +73,42 @@ def test_ctrl_c_while_hard_bots_think_stops_the_game_saved(tmp_path: Path) -> No
                              capture_output=True, text=True, env=env, timeout=BOUND,
                              check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr  # the table replays
+
+
+async def test_the_bots_catching_up_on_a_resumed_table_can_be_interrupted(
+        tmp_path: Path) -> None:
+    """A resumed table whose bots owe moves plays them first (``play_for``): a hard bot
+    thinks there as anywhere, so Ctrl-C must be able to cancel that wait too."""
+    import asyncio
+    import io
+    from types import SimpleNamespace
+
+    from bot.console.app import Session
+    from bot.service import Actor
+    from bot.store import SqliteStore
+
+    store = await SqliteStore.open(tmp_path / "urbanist.sqlite3")
+    session = Session(store, "en", io.StringIO(), io.StringIO())
+    try:
+        bot = SimpleNamespace(is_bot=True)
+        owed = SimpleNamespace(status="running", waiting={0, 1}, seats=[bot, bot])
+        seen: list[tuple[int, bool]] = []
+
+        async def info(table: int) -> SimpleNamespace:
+            return owed
+
+        async def settled(table: int) -> None:
+            return None
+
+        async def thinking(table: int, actor: Actor, seat: int) -> None:
+            # What Ctrl-C cancels: the task waiting here.
+            seen.append((seat, session.interrupt.thinking is asyncio.current_task()))
+
+        session.service.info = info  # type: ignore[method-assign,assignment]
+        session.service.settle = settled  # type: ignore[method-assign]
+        session.service.play_for = thinking  # type: ignore[method-assign,assignment]
+        await session._bots_catch_up(1, Actor("local:0", "Host"))
+        assert seen == [(0, True), (1, True)]
+    finally:
+        await session.service.close()
+        await store.close()
