@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.images import render_async
 from bot.service import Actor, Notification, TableService
@@ -63,11 +63,10 @@ class Commands:
     game: str | None
     image_dir: Path
 
-    def say(self, template: str, **context: object) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # the Session's own, which these commands speak through
+        def say(self, template: str, **context: object) -> None: ...
 
-    def text(self, template: str, **context: object) -> str:
-        raise NotImplementedError
+        def text(self, template: str, **context: object) -> str: ...
 
     async def answer(self, table: int, seat: int, actor: Actor, info: TableInfo,
                      command: str) -> bool:
