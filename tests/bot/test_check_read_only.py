@@ -4,16 +4,11 @@ answer says it is read-only, so that the bot and ``urbanist local`` cannot save 
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from test_backup_read_only import digest, played, unwritable, urbanist
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 120  # seconds before a command counts as hung
@@ -26,45 +21,7 @@ SAYS = {
 }
 
 
-def urbanist(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=ROOT,
-                          input="quit\n", capture_output=True, text=True, timeout=TIMEOUT)
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-@contextmanager
-def unwritable(path: Path) -> Iterator[None]:
-    """``path`` made so that nobody may write it: ``chattr +i`` for root, whom
-    permission bits do not stop (as in test_backup_read_only); chmod for anyone else."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-            pytest.skip("chattr +i is not available here")
-        undo: Callable[[], object] = lambda: subprocess.run(  # noqa: E731
-            ["chattr", "-i", str(path)], check=True)
-    else:
-        mode = path.stat().st_mode
-        path.chmod(0o444)
-        undo = lambda: path.chmod(mode)  # noqa: E731
-    try:
-        with pytest.raises(PermissionError):
-            path.open("r+b")  # truly read-only, for this process too
-        yield
-    finally:
-        undo()
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database with a finished table, written by the bot's own console."""
-    db = tmp_path_factory.mktemp("played") / "urbanist.sqlite3"
-    done = urbanist("local", "skybridge", "--players", "2", "--bots", "2", "--seed", "5",
-                    "--db", str(db))
-    assert done.returncode == 0, done.stderr
-    return db
+_FIXTURES = (played,)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
