@@ -272,3 +272,11 @@ async def play_until_one_move_left(world: World, table: int) -> None:
         if live.game.outcome(copy) is not None:
             return
         await play_one(world, table)
+
+
+async def started(world: World, game: str = "skybridge", humans: int = 2) -> TableInfo:
+    info = await open_table(world, game, humans=humans)
+    await world.people[0].click(world.status_message(info.id),
+                                custom_id=f"urb:l:start:{info.id}")
+    await world.flush()
+    return await world.service.info(info.id)

@@ -9,32 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 from simfixtures import *  # noqa: F403 (the fixtures)
-from simtable import World, custom_ids, open_table, simcord_marker
-
-from bot.service import TableInfo
+from simtable import World, custom_ids, play_one, simcord_marker, started
 
 pytestmark = simcord_marker
 
 SIMCORD_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)  # simcord's clock at elapsed 0
-
-
-async def started(world: World, game: str = "skybridge", humans: int = 2) -> TableInfo:
-    info = await open_table(world, game, humans=humans)
-    await world.people[0].click(world.status_message(info.id),
-                                custom_id=f"urb:l:start:{info.id}")
-    await world.flush()
-    return await world.service.info(info.id)
-
-
-async def play_one(world: World, table: int) -> TableInfo:
-    info = await world.service.info(table)
-    seat = min(info.waiting)
-    member = world.member_of(info.seats[seat].user_id)
-    prompt = await world.service.prompt(table, world.actor(member))
-    await world.service.act(table, world.actor(member), prompt.options[0].json,
-                            version=prompt.version)
-    await world.flush()
-    return await world.service.info(table)
 
 
 # ----------------------------------------------------------------- the status message

@@ -10,23 +10,13 @@ from simfixtures import logged_on_purpose
 from simtable import (
     World,
     custom_ids,
-    open_table,
     play_one,
     play_until_one_move_left,
     simcord_marker,
+    started,
 )
 
-from bot.service import TableInfo
-
 pytestmark = simcord_marker
-
-
-async def started(world: World, game: str = "skybridge", humans: int = 2) -> TableInfo:
-    info = await open_table(world, game, humans=humans)
-    await world.people[0].click(world.status_message(info.id),
-                                custom_id=f"urb:l:start:{info.id}")
-    await world.flush()
-    return await world.service.info(info.id)
 
 
 def game_over_posts(world: World, table: int) -> list[str]:
