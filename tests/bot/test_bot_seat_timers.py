@@ -12,7 +12,7 @@ import thinkgame  # registers the fakethink game
 from conftest import HOST, PLAYERS, RenderingNotifier, new_table
 
 from bot.clock import FakeClock
-from bot.service import Actor, TableService, TableSettings
+from bot.service import Actor, TableInfo, TableService, TableSettings
 from bot.service.thinking import Thinker, ThinkJob
 from bot.store import SqliteStore
 from engine.core import get_game
@@ -79,18 +79,26 @@ class GatedThinker(Thinker):
         return dict(game.legal_actions(state, job.seat)[0].to_json())
 
 
+async def seat_two_to_a_thinking_bot(service: TableService,
+                                     thinker: GatedThinker) -> TableInfo:
+    """A three-seat table at the search level whose seat 2 was kicked to a bot, which is
+    thinking (held at the thinker's gate)."""
+    info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=5,
+                                settings=TableSettings(seat_order="join", ai_level="hard"))
+    for actor in PLAYERS[1:3]:
+        await service.join(info.id, actor)
+    await service.start(info.id, HOST)
+    await service.kick(info.id, HOST, 2)  # a bot of the table's level: the search
+    await thinker.asked.wait()
+    return info
+
+
 async def test_a_seat_given_to_a_thinking_bot_has_no_deadline_while_it_thinks(
         store: SqliteStore, notifier: RenderingNotifier, clock: FakeClock) -> None:
     thinker = GatedThinker()
     service = TableService(store, notifier, clock=clock, thinker=thinker)
     try:
-        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=5,
-                                    settings=TableSettings(seat_order="join", ai_level="hard"))
-        for actor in PLAYERS[1:3]:
-            await service.join(info.id, actor)
-        await service.start(info.id, HOST)
-        await service.kick(info.id, HOST, 2)  # a bot of the table's level: the search
-        await thinker.asked.wait()
+        info = await seat_two_to_a_thinking_bot(service, thinker)
         now = await service.info(info.id)
         assert now.seats[2].is_bot and 2 in now.waiting  # it thinks
         assert set(now.deadlines) == {0, 1}
@@ -109,13 +117,7 @@ async def test_a_thinking_bot_seat_given_to_a_person_gets_a_fresh_deadline(
     thinker = GatedThinker()
     service = TableService(store, notifier, clock=clock, thinker=thinker)
     try:
-        info = await service.create(HOST, "fakethink", options={"rounds": 2}, seed=5,
-                                    settings=TableSettings(seat_order="join", ai_level="hard"))
-        for actor in PLAYERS[1:3]:
-            await service.join(info.id, actor)
-        await service.start(info.id, HOST)
-        await service.kick(info.id, HOST, 2)
-        await thinker.asked.wait()
+        info = await seat_two_to_a_thinking_bot(service, thinker)
         clock.advance(3600)
         newcomer = Actor("u7", "Gil")
         await service.replace(info.id, HOST, 2, by=newcomer)
