@@ -24,7 +24,7 @@ from typing import Any, Final
 import asyncpg
 
 from bot.history.ratings import RatedGame, Rating, Result, settle
-from bot.store import leases
+from bot.store import leases, riders
 from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
 from bot.store.pg_faults import explain, pooled, quiet_pool_outages, redact
@@ -236,6 +236,7 @@ class PostgresStore:
         if expected_version is not None:
             sql += f" AND version = ${_COUNT + 3}"
             params += (expected_version,)
+        rider = riders.for_save(table.id, None if action is None else action.actor_id)
         async with self._connection() as conn, conn.transaction():
             # Conditional on the rev this copy was read at: a stale copy writes nothing. A
             # concurrent writer of the row waits here for the first one's commit, then
@@ -263,6 +264,9 @@ class PostgresStore:
             await _insert_outbox(conn, table.id, outbox)
             if ratings is not None:
                 await _settle(conn, ratings, lock=True)
+            if rider is not None:
+                await rider.postgres(conn)  # a front end's rows (bot.store.riders)
+        riders.landed(rider)
         table.rev += 1
 
     # -- the outbox and the menus ---------------------------------------------------

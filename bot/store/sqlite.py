@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.history.ratings import RatedGame, Rating, Result, settle
-from bot.store import health, leases
+from bot.store import health, leases, riders
 from bot.store.leases import Lease
 from bot.store.migrations import migrate
 from bot.store.records import (
@@ -256,10 +256,12 @@ class SqliteStore:
         outbox: Sequence[OutboxRow] = (),
         ratings: RatedGame | None = None,
     ) -> None:
+        rider = riders.for_save(table.id, None if action is None else action.actor_id)
         await self._run(_save, table, expected_version,
                         None if seats is None else list(seats),
                         None if timers is None else list(timers), action, list(outbox),
-                        ratings)
+                        ratings, None if rider is None else rider.sqlite)
+        riders.landed(rider)
         table.rev += 1
 
     # -- the outbox and the menus ------------------------------------------------------
@@ -504,7 +506,7 @@ def _load_actions(conn: sqlite3.Connection, table_id: int,
 def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | None,
           seats: list[SeatRecord] | None, timers: list[TimerRecord] | None,
           action: ActionRecord | None, outbox: list[OutboxRow],
-          ratings: RatedGame | None = None) -> None:
+          ratings: RatedGame | None = None, ride: riders.SqliteWrite | None = None) -> None:
     with _Transaction(conn):
         # Conditional on the rev this copy was read at: a stale copy writes nothing.
         sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
@@ -534,6 +536,8 @@ def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | 
         insert_outbox(conn, table.id, outbox)
         if ratings is not None:
             _settle(conn, ratings)
+        if ride is not None:
+            ride(conn)  # a front end's rows, in this transaction (bot.store.riders)
 
 
 # -- history: results and ratings ----------------------------------------------------
