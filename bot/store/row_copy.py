@@ -61,6 +61,14 @@ SCHEMA: Final = (
            ("table_id", "slot"), ("is_bot",)),
     Copied("ratings", ("guild_id", "game", "player", "name", "is_bot", "mu", "sigma", "games",
                        "updated_at"), ("guild_id", "game", "player"), ("is_bot",)),
+    # The mail front end (bot/mail/store.py): its secret (the seats' reply addresses stay
+    # valid on the target), the mail handled and sent, its people and followers.
+    Copied("mail_secret", ("id", "secret"), ("id",)),
+    Copied("mail_handled", ("message_id", "uidvalidity", "uid", "table_id", "at"),
+           ("message_id",)),
+    Copied("mail_sent", ("message_id", "at"), ("message_id",)),
+    Copied("mail_people", ("address", "timezone", "locale", "answered_at"), ("address",)),
+    Copied("mail_followers", ("table_id", "address"), ("table_id", "address")),
 )
 
 
