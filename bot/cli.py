@@ -68,6 +68,15 @@ def shard_ids(text: str) -> list[int]:
     return sorted(found)
 
 
+def listen_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` for the table pages (``[::1]:8080`` for IPv6, ``:8080`` for every
+    address)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: HOST:PORT, such as 127.0.0.1:8080")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
 def refuse_url(command: str, db: str | None) -> str | None:
     """The one line ``local`` and ``tables`` answer a PostgreSQL URL with (they keep
     their tables in an SQLite file), without the URL itself; None for a path."""
@@ -274,9 +283,20 @@ def add_run(subparsers: Any) -> None:
                    help="the shards this process connects, e.g. 0,1 or 0-3 (default: all)")
     p.add_argument("--no-sync", action="store_true",
                    help="do not re-register the slash commands with Discord at start")
+    p.add_argument("--web", type=listen_address, default=None, metavar="HOST:PORT",
+                   help="also serve the tables' read-only web pages there (docs/web.md)")
     p.add_argument("--locale", default="en", choices=["en", "fr"],
                    help="language of this command's own help")
     p.set_defaults(func=lazy("bot.discord.cli", "run_command"))
+
+
+def add_web(subparsers: Any) -> None:
+    p = subparsers.add_parser("web", help="serve the tables' read-only web pages (beside a "
+                              "running bot, over the same database)")
+    p.add_argument("listen", nargs="?", type=listen_address, default=("127.0.0.1", 8080),
+                   metavar="HOST:PORT", help="where to listen (default: 127.0.0.1:8080)")
+    p.add_argument("--db", default=None, help=ANY_DB_HELP)
+    p.set_defaults(func=lazy("bot.web.server", "web_command"))
 
 
 def add_backup(subparsers: Any) -> None:
@@ -398,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="urbanist", description="Asynchronous tables of "
                                      "city-building board games, on Discord or in a terminal.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for add in (add_local, add_tables, add_simulate, add_run, add_backup, add_check,
+    for add in (add_local, add_tables, add_simulate, add_run, add_web, add_backup, add_check,
                 add_migrate, add_history_commands):
         add(subparsers)
     return parser

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -33,6 +33,9 @@ from bot.service import BootReport, TableService
 from bot.store import Store, open_store
 from bot.store.pg_faults import is_postgres_url
 from bot.text import Renderer, discord_time
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,8 @@ class BotConfig:
     # Beside other processes on one PostgreSQL (always, on a URL): this process's name
     # in the leases table; None picks a unique one.
     owner: str | None = None
+    # Serve the tables' web pages (bot.web) at this (host, port), over the bot's store.
+    web: tuple[str, int] | None = None
 
 
 def process_owner() -> str:
@@ -97,6 +102,7 @@ class UrbanistBot(discord.Client):
         self.scheduler: AsyncIOScheduler | None = None
         self.boot_report: BootReport | None = None
         self._audit: asyncio.Task[list[str]] | None = None
+        self.web: WebServer | None = None
 
     @property
     def service(self) -> TableService:
@@ -126,11 +132,18 @@ class UrbanistBot(discord.Client):
         await self.tree.set_translator(UrbanistTranslator())  # French names for French clients
         if self.config.sync_commands:
             await self.tree.sync()
+        if self.config.web is not None:
+            from bot.web.server import start_web
+
+            self.web = await start_web(self.store, *self.config.web)
         log.info("ready: %d running tables, %d jobs", self.boot_report.running_tables,
                  self.boot_report.jobs)
 
     async def shutdown(self) -> None:
         """Stop the jobs, publish what is queued, close the database."""
+        if self.web is not None:
+            await self.web.stop()  # the pages read the store: they stop first
+            self.web = None
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         if self._audit is not None:

@@ -69,7 +69,7 @@ def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = create_bot(target, sync_commands=not args.no_sync, shard_count=shard_count,
-                     shard_ids=shard_ids)
+                     shard_ids=shard_ids, web=getattr(args, "web", None))
     # discord.py's own handler would log twice next to basicConfig's.
     bot.run(token, log_handler=None)
     return 0

@@ -61,6 +61,9 @@ SCHEMA: Final = (
            ("table_id", "slot"), ("is_bot",)),
     Copied("ratings", ("guild_id", "game", "player", "name", "is_bot", "mu", "sigma", "games",
                        "updated_at"), ("guild_id", "game", "player"), ("is_bot",)),
+    # The tables' web pages (bot/store/pages.py): a private table's token stays valid.
+    Copied("table_pages", ("table_id", "public", "token"), ("table_id",), ("public",)),
+    Copied("guild_pages", ("guild_id", "listed"), ("guild_id",), ("listed",)),
     # The mail front end (bot/mail/store.py): its secret (the seats' reply addresses stay
     # valid on the target), the mail handled and sent, its people and followers.
     Copied("mail_secret", ("id", "secret"), ("id",)),

@@ -1,0 +1,16 @@
+-- A table's web page (bot/web): whether the host lets anyone read it by its number
+-- (public = 1, the default for a table without a row), and the unguessable token of
+-- its private address, made the first time the host marks it private and kept after,
+-- so a link shared once keeps working.
+CREATE TABLE table_pages (
+    table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+    public   INTEGER NOT NULL,
+    token    TEXT    NOT NULL UNIQUE
+);
+
+-- A server that does not let the web index (`/`) and player pages list its tables
+-- (listed = 0); a server without a row is listed. Its tables' own pages still answer.
+CREATE TABLE guild_pages (
+    guild_id TEXT    PRIMARY KEY,
+    listed   INTEGER NOT NULL
+);

@@ -1,0 +1,1 @@
+"""Read-only web pages of the tables: spectators, replays, players (see docs/web.md)."""
