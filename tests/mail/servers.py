@@ -33,6 +33,7 @@ from pymap.backend.dict import Config as DictConfig
 from pymap.backend.dict import DictBackend, Login
 from pymap.config import BackendCapability
 from pymap.imap import IMAPServer
+from pysasl.hashing import BuiltinHash
 
 from bot.mail.settings import MailSettings
 
@@ -53,6 +54,13 @@ class _LoopThread:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def close(self) -> None:
+        async def cancel_all() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            self.call(cancel_all(), timeout=5.0)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
         if not self.loop.is_running():
@@ -69,6 +77,7 @@ class _Listener:
         self.port = 0
 
     def track(self, transport: asyncio.BaseTransport) -> None:
+        self._transports = {t for t in self._transports if not t.is_closing()}
         self._transports.add(transport)
 
     def untrack(self, transport: asyncio.BaseTransport) -> None:
@@ -254,8 +263,10 @@ class ImapTestServer:
                                   host="127.0.0.1", port=0, tls=False, cert=None, key=None,
                                   inherited_sockets=None, demo_data=False,
                                   demo_user=self.user, demo_password=self.password)
+        # One hash round: pymap's default (500,000) costs a third of a second a login.
         config = _Config.from_args(args, idle=self.idle, secure_auth=False,
-                                   invalid_user_sleep=0.0, reject_dnsbl=False)
+                                   invalid_user_sleep=0.0, reject_dnsbl=False,
+                                   hash_context=BuiltinHash(rounds=1))
         login = Login(config)
         await DictBackend._add_demo_user(config, login)
         return login, config
@@ -277,11 +288,10 @@ class ImapTestServer:
             serve = reader.get_callback(IMAPServer(login, config))
 
             async def connection(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+                # pymap's callback returns at once (the session runs in a task of its
+                # own): the transport is forgotten when it closes, not here.
                 self._listener.track(w.transport)
-                try:
-                    await serve(r, w)
-                finally:
-                    self._listener.untrack(w.transport)
+                await serve(r, w)
             return await asyncio.start_server(connection, "127.0.0.1", port)
         self._listener.start(create)
 
