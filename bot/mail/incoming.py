@@ -315,7 +315,7 @@ def decode_text(data: bytes, charset: str | None) -> str:
             return data.decode("cp1252", "replace")
     try:
         info = codecs.lookup(name)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         return data.decode("utf-8", "replace")
     codec = "cp1252" if info.name == "iso8859-1" else info.name
     try:

@@ -221,14 +221,36 @@ _QUOTE_IDS = frozenset(
 _HISTORY_IDS = frozenset({"divrplyfwdmsg", "x_divrplyfwdmsg", "ms-outlook-ios-reply"})
 
 
+_PARAGRAPHS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol", "dl"})
+
+
 class _TextOf(HTMLParser):
+    """Collects visible text line by line: a block boundary ends a non-empty line, a <br>
+    always ends one, and a paragraph is set off by a blank line."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
+        self.lines: list[str] = []
+        self.current: list[str] = []
+        self.blank_before = False
         self.skipping: str | None = None
         self.skip_depth = 0
         self.pre = 0
         self.done = False
+
+    def _break(self, *, force: bool = False) -> None:
+        line = "".join(self.current).strip(" ")
+        if line or force:
+            self.lines.append(line)
+        self.current = []
+
+    def _boundary(self, tag: str) -> None:
+        if tag == "br":
+            self._break(force=True)
+        elif tag in _BLOCKS:
+            self._break()
+            if tag in _PARAGRAPHS:
+                self.blank_before = True
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.done:
@@ -243,23 +265,17 @@ class _TextOf(HTMLParser):
             self.done = True
             return
         classes = set(values.get("class", "").lower().split())
-        if (
-            tag in _HIDDEN
-            or tag == "blockquote"
-            or classes & _QUOTE_CLASSES
-            or (ident in _QUOTE_IDS)
-        ):
+        if tag in _HIDDEN or tag == "blockquote" or classes & _QUOTE_CLASSES or ident in _QUOTE_IDS:
             if tag not in _VOID:
                 self.skipping, self.skip_depth = tag, 1
             return
-        if tag in _BLOCKS:
-            self.parts.append("\n")
+        self._boundary(tag)
         if tag == "pre":
             self.pre += 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self.done and self.skipping is None and tag in _BLOCKS:
-            self.parts.append("\n")
+        if not self.done and self.skipping is None:
+            self._boundary(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if self.done:
@@ -270,33 +286,39 @@ class _TextOf(HTMLParser):
                 if self.skip_depth == 0:
                     self.skipping = None
             return
-        if tag in _BLOCKS:
-            self.parts.append("\n")
+        if tag != "br":  # '</br>' is a browser quirk, not a second break
+            self._boundary(tag)
         if tag == "pre" and self.pre:
             self.pre -= 1
 
     def handle_data(self, data: str) -> None:
         if self.done or self.skipping is not None:
             return
-        self.parts.append(data if self.pre else re.sub(r"\s+", " ", data))
+        if not self.pre:
+            self._text(re.sub(r"\s+", " ", data))
+            return
+        *ended, rest = data.split("\n")
+        for piece in ended:
+            self._text(piece)
+            self._break(force=True)
+        self._text(rest)
+
+    def _text(self, data: str) -> None:
+        if data.strip() and self.blank_before:
+            if self.lines and self.lines[-1] and not "".join(self.current).strip():
+                self.lines.append("")
+            self.blank_before = False
+        self.current.append(data)
 
 
 def html_to_text(html: str) -> str:
     """The visible text of an HTML body, without the quoted history and signature blocks
-    clients mark in their HTML; a block element starts a new line."""
+    clients mark in their HTML."""
     parser = _TextOf()
     try:
         parser.feed(html)
         parser.close()
     except (AssertionError, ValueError):  # pragma: no cover - html.parser is lenient
         pass
-    lines = [line.strip(" ") for line in "".join(parser.parts).split("\n")]
-    return _trim(_collapse_blanks(lines))
-
-
-def _collapse_blanks(lines: list[str]) -> list[str]:
-    kept: list[str] = []
-    for line in lines:
-        if line or (kept and kept[-1]):
-            kept.append(line)
-    return kept
+    parser._break()
+    return _trim(parser.lines)

@@ -128,8 +128,24 @@ def test_unflow_ends_a_paragraph_at_a_change_of_depth() -> None:
             "R7+B12",
         ),
         # Inside <pre>, runs of spaces and line breaks stay (indentation does not).
+        # Outlook desktop's Word HTML: no divRplyFwdMsg, a bordered header block instead
+        # (fresh_text then cuts it as a header block).
+        (
+            '<div class=WordSection1><p class=MsoNormal>take 3<o:p></o:p></p>'
+            '<div style="border:none;border-top:solid #E1E1E1 1.0pt"><p class=MsoNormal>'
+            "<b>From:</b> Bot &lt;p@x.org&gt;<br><b>Sent:</b> Friday<br><b>To:</b> Ann<br>"
+            "<b>Subject:</b> Table 12</p></div><p class=MsoNormal>history</p></div>",
+            "take 3\n\nFrom: Bot <p@x.org>\nSent: Friday\nTo: Ann\nSubject: Table 12\n\nhistory",
+        ),
+        (
+            '<div>R7+B12</div><div class="yahoo_quoted"><div>On Friday, Bot wrote:</div>'
+            "<div>old</div></div>",
+            "R7+B12",
+        ),
         ("<pre>line  one\n  line two</pre>", "line  one\nline two"),
         ("R7+B12<br/>second<br />third", "R7+B12\nsecond\nthird"),
+        ("<div>a</div><div>b</div><div><br></div><div>c</div>", "a\nb\n\nc"),
+        ("<p>a</p>\n<p>b</p>", "a\n\nb"),
         ("<p>&lt;not a tag&gt; &amp; &eacute;</p>", "<not a tag> & é"),
         ("<div><p>unclosed <b>bold<div>next", "unclosed bold\nnext"),
         ("", ""),
@@ -137,6 +153,15 @@ def test_unflow_ends_a_paragraph_at_a_change_of_depth() -> None:
 )
 def test_html_to_text(html: str, text: str) -> None:
     assert html_to_text(html) == text
+
+
+def test_word_html_history_is_cut_once_read_as_text() -> None:
+    html = (
+        "<p class=MsoNormal>take 3</p><div style=\"border-top:solid\"><p class=MsoNormal>"
+        "<b>De&nbsp;:</b> Bot<br><b>Envoy&eacute;&nbsp;:</b> vendredi<br><b>&Agrave;&nbsp;:</b>"
+        " Ann<br><b>Objet&nbsp;:</b> Table 12</p></div><p>history</p>"
+    )
+    assert fresh_text(html_to_text(html)) == "take 3"
 
 
 @settings(max_examples=150, deadline=None)
