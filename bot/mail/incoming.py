@@ -104,6 +104,11 @@ def parse_incoming(raw: bytes) -> Incoming:
     try:
         return _parse(data)
     except Exception:
+        pass
+    # A fault while reading the body: the headers may still say who to tell.
+    try:
+        return _headers_only(data, "undecodable")
+    except Exception:
         return _unreadable(data)
 
 

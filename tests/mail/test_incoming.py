@@ -243,6 +243,35 @@ def test_classic_delay_warning_from_mailer_daemon() -> None:
     assert mail.bounce == Bounce(("late@example.com",), False, "<prompt.1.0.3@example.org>")
 
 
+def test_classic_exim_bounce() -> None:
+    raw = (
+        b"Return-path: <>\nFrom: Mail Delivery System <Mailer-Daemon@mx.example.net>\n"
+        b"To: play@example.org\nSubject: Mail delivery failed: returning message to sender\n\n"
+        b"This message was created automatically by mail delivery software.\n\n"
+        b"A message that you sent could not be delivered to one or more of its\n"
+        b"recipients. This is a permanent error. The following address(es) failed:\n\n"
+        b"  ann@example.com\n    SMTP error from remote mail server after RCPT TO:"
+        b"<ann@example.com>:\n    550 5.1.1 User unknown\n\n"
+        b"------ This is a copy of the message, including all the headers. ------\n\n"
+        b"From: play@example.org\nTo: ann@example.com\nMessage-Id: <prompt.9.1.2@example.org>\n"
+    )
+    mail = parse_incoming(raw)
+    assert mail.bounce == Bounce(("ann@example.com",), True, "<prompt.9.1.2@example.org>")
+
+
+def test_a_fault_inside_the_reader_is_undecodable_not_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(text: str) -> str:
+        raise RuntimeError("a bug in the quote stripper")
+
+    monkeypatch.setattr("bot.mail.incoming.fresh_text", broken)
+    raw = b"From: a@example.net\nTo: play@example.org\n\n1\n"
+    mail = parse_incoming(raw)
+    assert (mail.problem, mail.text, mail.sender) == ("undecodable", "", "a@example.net")
+    assert mail.message_id == parse_incoming(raw).message_id
+
+
 def test_read_receipt_report_is_automatic_but_no_bounce() -> None:
     raw = (
         b"From: ann@example.net\nTo: play@example.org\nSubject: Read: Table 12\n"
