@@ -63,6 +63,17 @@ _DELAYED = re.compile(
 )
 
 
+# Names mail clients send that Python's codecs do not know.
+_CHARSET_ALIASES = {
+    "ks_c_5601-1987": "cp949",
+    "iso-8859-8-i": "iso8859-8",
+    "windows-874": "cp874",
+    "x-mac-roman": "mac_roman",
+    "x-sjis": "shift_jis",
+    "x-euc-jp": "euc_jp",
+}
+
+
 @dataclass(frozen=True)
 class Bounce:
     recipients: tuple[str, ...]
@@ -318,6 +329,7 @@ def decode_text(data: bytes, charset: str | None) -> str:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             return data.decode("cp1252", "replace")
+    name = _CHARSET_ALIASES.get(name, name)
     try:
         info = codecs.lookup(name)
     except (LookupError, ValueError):  # ValueError: a NUL in the name

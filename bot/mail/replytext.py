@@ -14,6 +14,13 @@ Mail clients quote in a handful of shapes, all handled here:
 
 Only those shapes are cut: no "short last lines look like a name" guessing, because a
 move (``R7+B12``, ``#3``, ``1``) is short too. A '#' or '|' never starts a quote.
+
+quotequail 0.5.4 and mail-parser-reply 1.36 were weighed on tests/mail/samples and lost:
+quotequail keeps the attribution line of Gmail, German Gmail and iPhone replies, keeps
+Outlook's rule and header block, and on a bottom-posted Thunderbird reply returns the
+attribution and drops the move; mail-parser-reply misses the French attribution (with its
+no-break spaces), bottom posting, "Sent from my iPhone", and reads no HTML. Neither
+unfolds format=flowed.
 """
 
 from __future__ import annotations

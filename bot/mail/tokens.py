@@ -106,6 +106,17 @@ class ReplyTokens:
     def read_unsubscribe(self, address: str) -> tuple[int, str] | None:
         return self._read_bound("u", address)
 
+    def is_ours(self, address: str) -> bool:
+        """The bot's own address, or any plus-address on it (tagged or not, forged or
+        not): mail to it is for the bot to read."""
+        text = address.strip().strip("<>").strip().lower()
+        local, at, domain = text.rpartition("@")
+        return (
+            bool(at)
+            and domain == self._domain
+            and (local == self._local or local.startswith(self._local + self._sep))
+        )
+
     # -- inside ---------------------------------------------------------------------
 
     def _address(self, token: str) -> str:

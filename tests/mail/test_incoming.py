@@ -127,6 +127,7 @@ def mail_with(body: bytes, headers: str = "", ctype: str = "text/plain") -> byte
         (b"caf\xe9", "text/plain", "café"),  # undeclared, not UTF-8
         ("caf\xe9".encode("utf-16"), "text/plain; charset=utf-16", "café"),
         (b"move \xff", 'text/plain; charset="zlib_codec"', "move \ufffd"),
+        ("한".encode("cp949"), "text/plain; charset=ks_c_5601-1987", "한"),
     ],
 )
 def test_charsets(body: bytes, ctype: str, text: str) -> None:

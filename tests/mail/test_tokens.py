@@ -72,6 +72,15 @@ def test_another_secret_or_another_address_is_not_ours(tokens: ReplyTokens) -> N
     assert tokens.read("play@example.org") is None
 
 
+def test_is_ours_knows_the_bot_address_and_its_plus_addresses(tokens: ReplyTokens) -> None:
+    assert tokens.is_ours("PLAY@example.org")
+    assert tokens.is_ours(f"<{tokens.reply_to(SeatRef(1, 2, 3))}>")
+    assert tokens.is_ours("play+anything@EXAMPLE.org")
+    assert not tokens.is_ours("player@example.org")
+    assert not tokens.is_ours("play@example.org.evil.net")
+    assert not tokens.is_ours("play")
+
+
 def test_new_secrets_differ_and_are_32_bytes() -> None:
     first, second = new_secret(), new_secret()
     assert len(first) == 32 and first != second
