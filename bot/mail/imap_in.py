@@ -88,7 +88,8 @@ class ImapSource:
         self._last_uid: int | None = None       # highest UID looked at (None: not yet)
         self._handled: dict[int, None] = {}     # handled UIDs, oldest first
         self._failed: set[int] = set()          # offered, not handled: offered again
-        self._handlers: set[asyncio.Future[bool]] = set()
+        # Handlers under way, by (uidvalidity, uid); they outlive a dropped connection.
+        self._running: dict[tuple[int, int], asyncio.Future[bool]] = {}
         self.connected = asyncio.Event()        # set while run() holds a session
         self.sessions = 0                       # connections run() opened so far
 
@@ -163,6 +164,13 @@ class ImapSource:
 
     async def _offer(self, client: aioimaplib.IMAP4, uid: int) -> int:
         validity = self.uidvalidity or 0
+        running = self._running.get((validity, uid))
+        if running is not None:
+            # Still being handled from before the connection dropped: wait for that
+            # rather than hand the message over a second time.
+            if await self._outcome(running):
+                await self._mark_seen(client, uid)
+            return 0
         if uid not in self._handled and self._seen is not None and await self._seen(validity,
                                                                                     uid):
             self._remember(uid)
@@ -180,21 +188,26 @@ class ImapSource:
         # The handler runs apart from this session: if the connection drops meanwhile
         # it still finishes, and a True it returns is remembered for the next session.
         task = asyncio.ensure_future(self._handler(uid, raw))
-        self._handlers.add(task)
+        self._running[(validity, uid)] = task
         task.add_done_callback(lambda done: self._handler_done(validity, uid, done))
-        try:
-            handled = await asyncio.shield(task)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            handled = False   # logged by _handler_done
-        if not handled:
+        if not await self._outcome(task):
             return 0
         await self._mark_seen(client, uid)
         return 1
 
+    @staticmethod
+    async def _outcome(task: asyncio.Future[bool]) -> bool:
+        try:
+            return bool(await asyncio.shield(task))
+        except asyncio.CancelledError:
+            if task.cancelled():
+                return False
+            raise   # this session is being cancelled, not the handler
+        except Exception:
+            return False   # logged by _handler_done
+
     def _handler_done(self, validity: int, uid: int, task: asyncio.Future[bool]) -> None:
-        self._handlers.discard(task)
+        self._running.pop((validity, uid), None)
         if task.cancelled():
             return
         exc = task.exception()
@@ -202,7 +215,7 @@ class ImapSource:
             # The message itself stays out of the log: it is private.
             log.error("the mail handler failed on UID %d; it is offered again later",
                       uid, exc_info=exc)
-        if validity != self.uidvalidity:
+        if validity != (self.uidvalidity or 0):
             return
         if exc is None and task.result():
             self._remember(uid)

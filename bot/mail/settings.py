@@ -127,6 +127,8 @@ class MailSettings:
         }
         if flags.get("timeout") is not None:
             values["timeout"] = float(str(flags["timeout"]))
+        order = list(ENV.values())
+        problems.sort(key=lambda step: order.index(step.context["variable"]))
         return cls(**values, problems=tuple(problems))
 
     def listen_address(self) -> tuple[str, int] | None:

@@ -224,7 +224,9 @@ async def test_a_commit_under_way_when_the_connection_drops_counts_once(
     async with running(source):
         await until(entered.is_set)
         imap_server.drop_connections()
-        await asyncio.sleep(0.1)
+        # The reader is connected again while the handler still works.
+        await until(lambda: source.sessions >= 2 and source.connected.is_set())
+        await asyncio.sleep(0.2)
         release.set()
         # Marked read on the next connection, and not handed over again.
         await until(lambda: imap_server.unseen() == [])
