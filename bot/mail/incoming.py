@@ -9,6 +9,7 @@ MAILER-DAEMON texts) are read here too, from the same parsed parts.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -151,7 +152,7 @@ def _unreadable(data: bytes) -> Incoming:
 
 def _parse(data: bytes) -> Incoming:
     if len(data) > MAX_BYTES:
-        return _headers_only(data, "too_big")
+        return _too_big(data)
     try:
         msg = BytesParser(policy=compat32).parsebytes(data)
     except RecursionError:
@@ -170,6 +171,22 @@ def _parse(data: bytes) -> Incoming:
     if not plains and not htmls:
         problem = "no_text"
     return head.incoming(text, bounce, problem, msg)
+
+
+def _too_big(data: bytes) -> Incoming:
+    """Headers only; but a bounce of one of our big mails (the whole mail returned under
+    the report) is still read from its first MAX_BYTES: the report comes first."""
+    mail = _headers_only(data, "too_big")
+    if not mail.automatic:
+        return mail
+    try:
+        msg = BytesParser(policy=compat32).parsebytes(data[:MAX_BYTES])
+        if _deeper_than(msg, MAX_DEPTH):
+            return mail
+        bounce = _bounce(msg, _Head(msg, data))
+    except RecursionError:
+        return mail
+    return dataclasses.replace(mail, bounce=bounce) if bounce is not None else mail
 
 
 def _headers_only(data: bytes, problem: str) -> Incoming:

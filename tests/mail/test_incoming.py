@@ -329,6 +329,16 @@ def test_oversized_mail_is_too_big_and_its_body_not_read() -> None:
     assert mail.sender == "a@example.net" and SEAT in mail.recipients
 
 
+def test_bounce_returning_a_big_mail_is_still_read() -> None:
+    report = sample("bounce_dsn_delayed.eml")
+    at = report.index(b"The round's news.")
+    raw = report[:at] + b"image data\r\n" * (MAX_BYTES // 12) + report[at:]
+    assert len(raw) > MAX_BYTES
+    mail = parse_incoming(raw)
+    assert mail.problem == "too_big" and mail.automatic
+    assert mail.bounce == Bounce(("slow@example.com",), False, "<digest.12.3@example.org>")
+
+
 def test_mail_of_exactly_the_limit_is_read() -> None:
     head = f"From: a@example.net\nTo: {SEAT}\n\nR7+B12\n".encode()
     raw = head + b" " * (MAX_BYTES - len(head))
