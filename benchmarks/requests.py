@@ -83,6 +83,17 @@ def kind_of(backend: Any, method: str, path: str) -> str:
     return "other"
 
 
+def route_of(method: str, path: str) -> str:
+    """The route a call took, ids and tokens left out: ``POST /webhooks/{id}/{token}``."""
+    parts = path.strip("/").split("/")
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            parts[i] = "{id}"
+        elif i == 2 and parts[0] in ("webhooks", "interactions"):
+            parts[i] = "{token}"
+    return f"{method} /" + "/".join(parts)
+
+
 class Hook:
     """Counts every call simcord's router dispatches while installed. ``take()`` hands
     over the calls since the last take, and checks that simcord's own log of the calls
@@ -136,11 +147,13 @@ class Row:
     together: bool = False  # several seats were asked at once (simultaneous picks)
     kinds: Counter[str] = field(default_factory=Counter)
     callbacks: Counter[str] = field(default_factory=Counter)
+    routes: Counter[str] = field(default_factory=Counter)
     failed: int = 0
 
     def add(self, calls: list[Call]) -> None:
         for call in calls:
             self.kinds[call.kind] += 1
+            self.routes[f"{call.kind:9} {route_of(call.method, call.path)}"] += 1
             if call.callback is not None:
                 self.callbacks[call.callback] += 1
             if call.status >= 400:
@@ -343,13 +356,14 @@ def over_budget(r: Row) -> list[str]:
     return [f"round {r.label}: {o}" for o in out]
 
 
-def summary(g: Game) -> list[str]:
+def summary(g: Game, routes: bool = False) -> list[str]:
     whole = Row("all")
     for r in [g.start, *g.rows]:
         whole.decisions += r.decisions
         whole.turns += r.turns
         whole.kinds.update(r.kinds)
         whole.callbacks.update(r.callbacks)
+        whole.routes.update(r.routes)
         whole.failed += r.failed
     rounds = max(len(g.rows), 1)
     worst = max((r.total for r in g.rows), default=0)
@@ -363,6 +377,9 @@ def summary(g: Game) -> list[str]:
         "  by kind: " + ", ".join(f"{k} {whole.kinds[k]}" for k in KINDS if whole.kinds[k]),
         "  callbacks: " + ", ".join(f"{k} {v}" for k, v in sorted(whole.callbacks.items())),
     ]
+    if routes:
+        whole.routes.update(g.lobby.routes)
+        out += [f"  {n:5} {route}" for route, n in sorted(whole.routes.items())]
     over = [o for r in g.rows for o in over_budget(r)]
     out.append(f"  over the budget ({len(over)} of {len(g.rows)} rounds): "
                + ("; ".join(over[:6]) + (" ..." if len(over) > 6 else "") if over else "none"))
@@ -383,6 +400,8 @@ def main() -> None:
     parser.add_argument("--typed-every", type=int, default=0,
                         help="players with open DMs type every N-th move in their DM "
                              "instead of clicking (0: never)")
+    parser.add_argument("--routes", action="store_true",
+                        help="list every route called, with its kind and count")
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="the checkout to measure (default: this one)")
     args = parser.parse_args()
@@ -397,7 +416,7 @@ def main() -> None:
         results.append(g)
         print()
         print("\n".join(table_lines(g)))
-        print("\n".join(summary(g)))
+        print("\n".join(summary(g, args.routes)))
     print()
     for g in results:
         print(summary(g)[0])
