@@ -26,6 +26,12 @@ from bot.mail.settings import MailSettings
 
 log = logging.getLogger(__name__)
 
+# aioimaplib logs at INFO the server lines it does not expect, which may carry a piece
+# of someone's mail: kept out of the operator's log unless asked for by name.
+_aioimaplib_log = logging.getLogger("aioimaplib")
+if _aioimaplib_log.level == logging.NOTSET:
+    _aioimaplib_log.setLevel(logging.WARNING)
+
 Handler = Callable[[int, bytes], Awaitable[bool]]
 Seen = Callable[[int, int], Awaitable[bool]]
 

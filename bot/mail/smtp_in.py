@@ -18,6 +18,12 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 log = logging.getLogger(__name__)
 
+# aiosmtpd logs every command at INFO, players' addresses included ("MAIL FROM:<...>"):
+# those stay out of the operator's log unless they ask for this logger by its name.
+_aiosmtpd_log = logging.getLogger("mail.log")
+if _aiosmtpd_log.level == logging.NOTSET:
+    _aiosmtpd_log.setLevel(logging.WARNING)
+
 ReceiveHandler = Callable[[bytes, tuple[str, ...]], Awaitable[None]]
 
 

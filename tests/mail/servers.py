@@ -27,6 +27,7 @@ from email.message import EmailMessage
 from typing import Any, TypeVar, cast
 
 import pytest
+import trustme
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 from proxyprotocol.reader import ProxyProtocolReader
 from pymap.backend.dict import Config as DictConfig
@@ -89,6 +90,11 @@ class _Listener:
                 self._server = await create(self.port)
                 self.port = int(self._server.sockets[0].getsockname()[1])
         self._thread.call(go())
+
+    def open_connections(self) -> int:
+        async def go() -> int:
+            return sum(not t.is_closing() for t in self._transports)
+        return self._thread.call(go())
 
     def drop_connections(self) -> None:
         async def go() -> None:
@@ -201,6 +207,9 @@ class SmtpSink:
     def drop_connections(self) -> None:
         self._listener.drop_connections()
 
+    def open_connections(self) -> int:
+        return self._listener.open_connections()
+
     def close(self) -> None:
         self.stop()
         self._thread.close()
@@ -249,7 +258,9 @@ class _Config(DictConfig):
 
 class ImapTestServer:
     def __init__(self, *, idle: bool = True, user: str = BOT_USER,
-                 password: str = BOT_PASSWORD) -> None:
+                 password: str = BOT_PASSWORD, tls: ssl.SSLContext | None = None) -> None:
+        # tls: a server context for implicit TLS (port 993 style); None: plain IMAP.
+        self._tls = tls
         self.user = user
         self.password = password
         self.idle = idle
@@ -292,7 +303,7 @@ class ImapTestServer:
                 # own): the transport is forgotten when it closes, not here.
                 self._listener.track(w.transport)
                 await serve(r, w)
-            return await asyncio.start_server(connection, "127.0.0.1", port)
+            return await asyncio.start_server(connection, "127.0.0.1", port, ssl=self._tls)
         self._listener.start(create)
 
     def stop(self) -> None:
@@ -313,7 +324,8 @@ class ImapTestServer:
             "address": address, "smtp_host": smtp.host if smtp else "127.0.0.1",
             "smtp_port": smtp.port if smtp else 1, "smtp_security": "none",
             "smtp_user": None, "smtp_password": None, "imap_host": self.host,
-            "imap_port": self.port, "imap_security": "none", "imap_user": self.user,
+            "imap_port": self.port, "imap_security": "tls" if self._tls else "none",
+            "imap_user": self.user,
             "imap_password": self.password, "imap_folder": "INBOX", "poll_seconds": 0.2,
             "timeout": 5.0}
         values.update(overrides)
@@ -322,7 +334,10 @@ class ImapTestServer:
     # -- what a delivery agent or a person at a mail client does -------------------
 
     def _client(self) -> imaplib.IMAP4:
-        client = imaplib.IMAP4(self.host, self.port, timeout=10)
+        # The helpers talk to their own server: no certificate check needed there.
+        client = (imaplib.IMAP4_SSL(self.host, self.port, timeout=10,
+                                    ssl_context=ssl._create_unverified_context())
+                  if self._tls else imaplib.IMAP4(self.host, self.port, timeout=10))
         client.login(self.user, self.password)
         return client
 
@@ -383,6 +398,25 @@ class _Session:
 
 
 # -- fixtures -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TlsPair:
+    """A server certificate for 127.0.0.1 from a throwaway authority, and a client
+    context that trusts that authority (and nothing else)."""
+
+    server: ssl.SSLContext
+    client: ssl.SSLContext
+
+
+@pytest.fixture(scope="session")
+def tls_pair() -> TlsPair:
+    ca = trustme.CA()
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server)
+    client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ca.configure_trust(client)
+    return TlsPair(server, client)
 
 
 @pytest.fixture

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 from collections.abc import AsyncIterator, Callable
 
 import pytest
 
 from bot.mail.imap_in import ImapError, ImapSource
-from tests.mail.servers import ImapTestServer
+from tests.mail.servers import ImapTestServer, TlsPair
 
 BOT = "play@example.org"
 
@@ -233,3 +234,19 @@ async def test_a_commit_under_way_when_the_connection_drops_counts_once(
         later = imap_server.append(mail(2))
         await until(lambda: len(calls) == 2)
     assert calls == [uid, later]
+
+
+async def test_implicit_tls_checks_the_certificate(tls_pair: TlsPair) -> None:
+    server = ImapTestServer(tls=tls_pair.server)
+    try:
+        uid = server.append(mail(1))
+        handler = Recorder()
+        trusting = ImapSource(server.settings_for(BOT), handler, tls_context=tls_pair.client)
+        assert await trusting.check_now() == 1
+        # The system's authorities do not know this certificate: nothing is read.
+        doubtful = ImapSource(server.settings_for(BOT), Recorder())
+        with pytest.raises(ssl.SSLError):
+            await doubtful.check_now()
+    finally:
+        server.close()
+    assert handler.got == [(uid, mail(1))]

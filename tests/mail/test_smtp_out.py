@@ -4,16 +4,13 @@ how each kind of refusal or outage is reported to the outbox."""
 from __future__ import annotations
 
 import asyncio
-import ssl
-from collections.abc import Iterator
 from email.message import EmailMessage
 
 import pytest
-import trustme
 
 from bot.mail.settings import MailSettings
 from bot.mail.smtp_out import CONFIG_RETRY_SECONDS, PermanentFailure, SmtpSender, TemporaryFailure
-from tests.mail.servers import SmtpSink
+from tests.mail.servers import SmtpSink, TlsPair
 
 BOT = "play@example.org"
 
@@ -188,24 +185,9 @@ async def test_login_is_used_and_a_refused_login_is_not_the_players_fault() -> N
     assert len(sink.messages) == 1
 
 
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def tls_contexts(ca: trustme.CA) -> Iterator[tuple[ssl.SSLContext, ssl.SSLContext]]:
-    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(server)
-    client = ssl.create_default_context()
-    ca.configure_trust(client)
-    yield server, client
-
-
 @pytest.mark.parametrize("security", ["starttls", "tls"])
-async def test_tls_with_login(security: str,
-                              tls_contexts: tuple[ssl.SSLContext, ssl.SSLContext]) -> None:
-    server_tls, client_tls = tls_contexts
+async def test_tls_with_login(security: str, tls_pair: TlsPair) -> None:
+    server_tls, client_tls = tls_pair.server, tls_pair.client
     sink = SmtpSink(security=security, tls=server_tls, login=("bot", "pw"))
     try:
         sender = SmtpSender(settings(sink, security=security, user="bot", password="pw"),
@@ -228,3 +210,17 @@ async def test_starttls_required_but_not_offered_sends_nothing(smtp_sink: SmtpSi
         await sender.send(message())
     await sender.close()
     assert smtp_sink.messages == []
+
+
+async def test_the_kept_connection_is_closed_when_mail_stops(
+        smtp_sink: SmtpSink, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.mail.smtp_out.IDLE_SECONDS", 0.05)
+    sender = SmtpSender(settings(smtp_sink))
+    await sender.send(message())
+    async with asyncio.timeout(15):
+        while smtp_sink.open_connections():
+            await asyncio.sleep(0.02)
+    await sender.send(message())        # and a new one is opened for the next mail
+    await sender.close()
+    assert smtp_sink.connections == 2
+    assert len(smtp_sink.messages) == 2
