@@ -4,12 +4,14 @@ charsets, bounces and automatic mail, limits, and bytes no client would send."""
 from __future__ import annotations
 
 import base64
+import random
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.mail.commands import parse_command
 from bot.mail.incoming import MAX_BYTES, MAX_DEPTH, Bounce, command_line, parse_incoming
 
 SAMPLES = Path(__file__).parent / "samples"
@@ -416,3 +418,40 @@ def test_mutated_samples_never_raise(raw: bytes, edits: list[tuple[float, bytes,
 )
 def test_mime_shaped_noise_never_raises(chunks: list[bytes]) -> None:
     check(b"".join(chunks))
+
+
+# -- every game's moves survive the reader -------------------------------------------
+
+
+def move_texts(name: str, plies: int = 60) -> set[str]:
+    """The text of every legal move met in a short random game of ``name``."""
+    from engine.core.registry import get_game
+
+    game = get_game(name)
+    state = game.setup(3, game.default_options(), 7)
+    rng = random.Random(7)
+    texts: set[str] = set()
+    for _ in range(plies):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.pending(state).waiting)
+        legal = game.legal_actions(state, seat)
+        texts.update(action.text() for action in legal)
+        game.apply(state, seat, rng.choice(legal))
+    return texts
+
+
+@pytest.mark.parametrize("game", ["ginkgopolis", "neotopia", "quadropolis", "skybridge"])
+def test_each_move_typed_in_a_reply_is_read_as_typed_and_is_no_command(game: str) -> None:
+    import engine.ginkgopolis
+    import engine.neotopia
+    import engine.quadropolis
+    import engine.skybridge  # noqa: F401  (each registers its game)
+
+    texts = move_texts(game)
+    assert texts
+    for text in texts:
+        for body in (f"{text}\n", f"{text}\n-- \nAnn\n", f"{text}\n\nOn Fri, Bot wrote:\n> x\n"):
+            mail = parse_incoming(f"From: a@example.net\nTo: {SEAT}\n\n{body}".encode())
+            assert command_line(mail) == text
+        assert parse_command(text) is None, text
