@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from webgames import GAMES, bot_game, leaked, live_table, markers_of, play_one, public_log
-from webgames import states as game_states
 
 from bot.service import TableService
 from bot.store import Store, pages
 from bot.web.server import WebServer, start_web
+from tests.web.webgames import GAMES, bot_game, leaked, live_table, markers_of, play_one, public_log
+from tests.web.webgames import states as game_states
 
 playwright_api = pytest.importorskip("playwright.async_api")
 

@@ -7,11 +7,11 @@ import asyncio
 import re
 
 from aiohttp.test_utils import TestClient, TestServer
-from webgames import HOST, bot_game, live_table, play_one
 
 from bot.service import TableService, TableSettings
 from bot.store import Store, pages
 from bot.web.app import WebApp
+from tests.web.webgames import HOST, bot_game, live_table, play_one
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -9,13 +9,13 @@ import json
 
 import pytest
 from aiohttp.test_utils import TestClient
-from webgames import GAMES, bot_game, leaked, markers_of, public_log, states
 
 from bot import images
 from bot.service import FileSpec, TableService
 from bot.store import Store
 from bot.viewtext import pretty
 from engine.core import get_game
+from tests.web.webgames import GAMES, bot_game, leaked, markers_of, public_log, states
 
 # Games whose seats hold something hidden that the markers can name (Skybridge deals
 # no hand; Quadropolis's picks are written as moves only while secret).

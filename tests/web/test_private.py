@@ -4,10 +4,10 @@ under it; the token is unguessable, kept when the table goes public and back."""
 from __future__ import annotations
 
 from aiohttp.test_utils import TestClient
-from webgames import live_table, play_one
 
 from bot.service import TableService
 from bot.store import Store, pages
+from tests.web.webgames import live_table, play_one
 
 SUFFIXES = ("", "/replay/1", "/board-1.png", "/replay")
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from webgames import bot_game, live_table
-
 from bot.service import TableService
 from bot.store import Store, pages
+from tests.web.webgames import bot_game, live_table
 
 BACKENDS = ("sqlite", "postgres")
 

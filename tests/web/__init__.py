@@ -1,0 +1,1 @@
+"""The table pages (bot/web): HTTP, store and browser tests."""
