@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.service.decisions import CHANGEABLE, decision_keys
+from bot.service.fill import OPTIONS, VIEW, filled, options_of
 from bot.service.live import LiveTable
-from bot.service.notifications import FileSpec, Notification
-from bot.service.values import Option, Prompt
+from bot.service.notifications import TABLE, FileSpec, Notification
+from bot.service.values import Prompt
 from bot.store.records import TableRecord
 from engine.core import Action, Event
 
@@ -20,18 +21,21 @@ def base_context(live: LiveTable, seat: int | None) -> dict[str, Any]:
     return {
         "table_id": r.id,
         "game": r.game,
-        "names": live.names,
         "seat": seat,
-        "name": live.names[seat] if seat is not None and seat < len(live.names) else None,
         "version": r.version,
-        "status": r.status,
-        "host_id": r.host_id,
     }
+
+
+def table_facts(live: LiveTable) -> dict[str, Any]:
+    """What every notification says of its table, filled in when it is sent (``TABLE``)."""
+    r = live.record
+    return {"names": live.names, "status": r.status, "host_id": r.host_id, "game": r.game,
+            "locale": r.locale}
 
 
 def note(live: LiveTable, seat: int | None, template: str, context: Mapping[str, Any] | None = None,
          *, files: tuple[FileSpec, ...] = (), slot: str | None = None,
-         fallback: str | None = None) -> Notification | None:
+         fallback: str | None = None, fill: tuple[str, ...] = ()) -> Notification | None:
     """A notification, or None for a private one to a bot seat (nobody would read it)."""
     user_id = None
     if seat is not None:
@@ -41,24 +45,24 @@ def note(live: LiveTable, seat: int | None, template: str, context: Mapping[str,
         user_id = record.user_id
     ctx = base_context(live, seat)
     ctx.update(context or {})
+    fill = (TABLE, *fill)
     return Notification(
         table_id=live.id, seat=seat, template=template, context=ctx, game=live.record.game,
         locale=live.record.locale, user_id=user_id, files=files, slot=slot,
-        version=live.record.version, fallback=fallback,
+        version=live.record.version, fallback=fallback, fill=fill,
     )
 
 
-def prompt_for(live: LiveTable, seat: int) -> Prompt:
+def prompt_for(live: LiveTable, seat: int, *, options: bool = True) -> Prompt:
+    """The seat's decision; ``options=False`` leaves its moves out (a notification makes
+    them at send time: ``bot/service/fill.py``)."""
     record = live.seat(seat)
     version = live.record.version if record is None else record.prompt_version
     if live.state is None or live.record.status != "running":
         return Prompt(live.id, seat, live.record.version, None, (), None)
     decision = decision_keys(live.game, live.state).get(seat)
-    options = tuple(
-        Option(a.text(), dict(a.to_json()), action_note(live, seat, a))
-        for a in live.game.legal_actions(live.state, seat)
-    ) if decision is not None else ()
-    return Prompt(live.id, seat, version, decision, options, live.deadline_of(seat))
+    moves = tuple(options_of(live.game, live.state, seat)) if options else ()
+    return Prompt(live.id, seat, version, decision, moves, live.deadline_of(seat))
 
 
 def action_note(live: LiveTable, seat: int, action: Action) -> str | None:
@@ -70,20 +74,26 @@ def action_note(live: LiveTable, seat: int, action: Action) -> str | None:
     return note
 
 
-def prompt_context(prompt: Prompt) -> dict[str, Any]:
-    return {
+def prompt_context(prompt: Prompt, *, options: bool = True) -> dict[str, Any]:
+    context: dict[str, Any] = {
         "decision": prompt.decision,
-        "options": [o.to_json() for o in prompt.options],
         "prompt_version": prompt.version,
         "deadline": prompt.deadline,
     }
+    if options:
+        context["options"] = [o.to_json() for o in prompt.options]
+    return context
 
 
-def your_turn(live: LiveTable, seat: int, template: str = "your_turn") -> Notification | None:
-    prompt = prompt_for(live, seat)
-    ctx = prompt_context(prompt)
-    ctx["view"] = live.game.view(live.state, seat)
-    return note(live, seat, template, ctx, files=(FileSpec("board", seat),))
+def your_turn(live: LiveTable, seat: int, template: str = "your_turn", *,
+              now: bool = False) -> Notification | None:
+    """The seat's decision with its view and moves, made at send time from the state at
+    this version; ``now``: made here (a reply shown at once, not stored)."""
+    ctx = prompt_context(prompt_for(live, seat, options=False), options=False)
+    made = note(live, seat, template, ctx, files=(FileSpec("board", seat),),
+                fill=(VIEW, OPTIONS))
+    return (filled(made, live.game, live.state, table_facts(live))
+            if made is not None and now else made)
 
 
 def waiting_status(live: LiveTable) -> Notification | None:
@@ -96,8 +106,8 @@ def waiting_status(live: LiveTable) -> Notification | None:
     ]
     if not waiting:
         return None
-    ctx = {"waiting": waiting, "view": live.game.view(live.state, None)}
-    return note(live, None, "waiting", ctx, files=(FileSpec("board", None),), slot="status")
+    return note(live, None, "waiting", {"waiting": waiting}, files=(FileSpec("board", None),),
+                slot="status", fill=(VIEW,))
 
 
 def event_notes(live: LiveTable, events: Sequence[Event]) -> list[Notification]:

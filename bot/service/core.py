@@ -18,6 +18,7 @@ from bot.service import compose
 from bot.service.compose import note, present
 from bot.service.delivery import DeliveryWorker
 from bot.service.errors import Refused
+from bot.service.fill import Filler, RecentStates
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable, TableCache
 from bot.service.notifications import Notification, Notifier
@@ -80,6 +81,9 @@ class ServiceCore:
         self._lock_map: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self._cache = TableCache(cache_size)
+        # The states the owed messages are made from at send time (``fill``).
+        self._recent = RecentStates()
+        self._filler = Filler(self._recent, self.get_game, self._state_at, self._table_facts)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._lock_map.get(table_id)
@@ -158,6 +162,8 @@ class ServiceCore:
             raise
         live.record, live.seats, live.timers, live.state = (
             staged.record, staged.seats, staged.timers, staged.state)
+        if any(row.payload.get("fill") for row in rows):
+            self._recent.remember(live.id, record.version, record.snapshot)
         if rows:
             # An inline transport sends now, under this lock: what it gave up on for good
             # is handled here, not through a path that would take the lock again.
@@ -178,6 +184,36 @@ class ServiceCore:
             return None
         return (stored is not None and stored.rev == record.rev + 1
                 and dataclasses.replace(stored, rev=record.rev) == record)
+
+    async def _state_at(self, table_id: int, version: int) -> tuple[Game[Any], Any] | None:
+        """The table's state at ``version``, read back: its snapshot when the table is
+        still there, else its log replayed from the seed (the engine is deterministic)."""
+        record = await self.store.load_table(table_id)
+        if record is None or record.snapshot is None or version > record.version:
+            return None
+        game = self.get_game(record.game)
+        if record.version == version:
+            return game, game.state_from_json(json.loads(record.snapshot))
+        seats = await self.store.load_seats(table_id)
+        state = game.setup(len(seats), record.options, record.seed)
+        for action in await self.store.load_actions(table_id):
+            if action.version > version:
+                break
+            game.apply(state, action.seat, game.action_from_json(action.action))
+        return game, state
+
+    async def _table_facts(self, table_id: int) -> dict[str, Any] | None:
+        """The table's names, status and host as they are now (the cached table, else
+        the database), for the messages that go out (``fill.TABLE``)."""
+        live = self._cache.peek(table_id)
+        if live is not None:
+            return compose.table_facts(live)
+        record = await self.store.load_table(table_id)
+        if record is None:
+            return None
+        seats = await self.store.load_seats(table_id)
+        return {"names": [s.name for s in seats], "status": record.status,
+                "host_id": record.host_id, "game": record.game, "locale": record.locale}
 
     async def _save(self, live: LiveTable, *, seats: list[SeatRecord] | None = None,
                     timers: list[TimerRecord] | None = None,

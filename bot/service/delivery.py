@@ -40,6 +40,7 @@ FAILED_KEEP_SECONDS = 7 * 24 * 3600
 
 Failure = tuple[Notification, str]  # a notification given up, and why
 OnFailed = Callable[[Notification, str], Awaitable[None]]
+Fill = Callable[[Sequence[Notification]], Awaitable[list[Notification]]]
 
 
 class OutboxStore(Protocol):
@@ -66,6 +67,9 @@ class DeliveryWorker:
         self.notifier = notifier
         self.clock = clock
         self.on_failed = on_failed
+        # Makes the parts of the notifications that are made at send time (their view,
+        # their moves: ``bot/service/fill.py``); the service sets it.
+        self.fill: Fill | None = None
         # Wake-ups for retries in real time; off in tests, which sweep after moving the
         # fake clock instead.
         self.timers = False
@@ -177,6 +181,20 @@ class DeliveryWorker:
                     in_doubt=r.state == "sending", sent=r.sent)
                 for r in rows
             ]
+            if self.fill is not None:
+                try:
+                    notes = await self.fill(notes)
+                except Exception as exc:
+                    # Nothing was handed to the transport: the rows wait for the next try
+                    # as they were (a database that cannot be read now, say).
+                    log.warning("table %d: could not make the messages owed (%r)",
+                                table_id, exc)
+                    outcome_later = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
+                    results, failed = self._results(rows, outcome_later, self.clock.now())
+                    await self.store.mark_outbox(results, self.clock.now())
+                    failures += failed
+                    self._wake(table_id, min(r.due_at for r in results))
+                    return failures
             broken = False
             try:
                 outcome: Mapping[int, object] = await self.notifier.deliver(notes) or {}

@@ -77,6 +77,11 @@ class TableCache:
             self._items.move_to_end(table_id)
         return live
 
+    def peek(self, table_id: int) -> LiveTable | None:
+        """The cached table, without touching the order (read off the table's lock: its
+        record and seats are replaced whole, after each commit)."""
+        return self._items.get(table_id)
+
     def put(self, live: LiveTable) -> None:
         if self.size <= 0:
             return

@@ -54,33 +54,101 @@ class Notification:
     # several parts failed, or the process died, half-way), as the transport marked
     # them: a retry sends only the others.
     sent: tuple[str, ...] = ()
+    # Parts of the context made at send time from the table's state at ``version``
+    # (``view``: the recipient's view, the public one for the table; ``options``: the
+    # seat's legal moves): the outbox stores what identifies them, not their bytes, and
+    # a notification superseded or never sent costs nothing (see ``bot/service/fill.py``).
+    # A transport always receives them made (``fill`` empty).
+    fill: tuple[str, ...] = ()
 
     @property
     def private(self) -> bool:
         return self.seat is not None
 
     def to_json(self) -> dict[str, Any]:
-        """The stored form (an outbox row's payload); ``outbox_id`` is the row's own id."""
-        return {
+        """The stored form (an outbox row's payload); ``outbox_id`` is the row's own id.
+
+        Lean: what the row holds already (table, seat, game, version) and an event's data
+        spread beside ``data`` are left out of the context and put back by ``from_json``
+        (a row is written with every action: issue 25), and fields at their default are
+        left out. The lean form is checked to read back the same, else the context is
+        stored whole."""
+        # A row whose table facts are filled at send time (``TABLE``) leaves the game and
+        # the language out as well: the table says them.
+        later = TABLE in self.fill
+        stored: dict[str, Any] = {
             "table_id": self.table_id, "seat": self.seat, "template": self.template,
-            "context": dict(self.context), "game": self.game, "locale": self.locale,
-            "user_id": self.user_id, "files": [[f.kind, f.seat] for f in self.files],
-            "slot": self.slot, "version": self.version, "fallback": self.fallback,
-            "defer": self.defer,
+            "version": self.version,
         }
+        if not later:
+            stored.update(game=self.game, locale=self.locale)
+        row = {**stored, "game": self.game}
+        lean = _lean_context(self.context, row)
+        if _full_context(lean, row) == self.context:
+            stored["context"] = lean
+        else:
+            stored.update(context=dict(self.context), whole=True)
+        optional = {"user_id": self.user_id, "slot": self.slot, "fallback": self.fallback,
+                    "files": [[f.kind, f.seat] for f in self.files],
+                    "defer": self.defer, "fill": [p for p in self.fill if p != TABLE]}
+        stored.update((k, v) for k, v in optional.items() if v)
+        return stored
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, outbox_id: int = 0,
                   table_id: int | None = None) -> Notification:
+        later = "game" not in data  # the table's facts are filled when it is sent
+        game = data.get("game", "")
         return cls(
             table_id=int(data["table_id"] if table_id is None else table_id),
-            seat=data["seat"], template=data["template"], context=data["context"],
-            game=data["game"], locale=data["locale"], user_id=data.get("user_id"),
+            seat=data["seat"], template=data["template"],
+            context=(dict(data["context"]) if data.get("whole")
+                     else _full_context(data.get("context", {}), {**data, "game": game})),
+            game=game, locale=data.get("locale", ""), user_id=data.get("user_id"),
             files=tuple(FileSpec(k, s) for k, s in data.get("files", ())),
             slot=data.get("slot"), version=int(data.get("version", 0)),
             fallback=data.get("fallback"), defer=bool(data.get("defer", False)),
             outbox_id=outbox_id,
+            fill=(*((TABLE,) if later else ()), *data.get("fill", ())),
         )
+
+
+# The context keys every notification has whose value the stored row says already.
+_ROW_KEYS = ("table_id", "game", "version", "seat")
+_SPREAD = "_spread"  # a stored context whose ``data`` is spread into it on reading
+
+
+def _derived(context: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+    derived = {k: row.get(k) for k in _ROW_KEYS}
+    template = str(row.get("template", ""))
+    if template.startswith("event_"):  # every event's note says which, and to whom
+        derived.update(event=template.removeprefix("event_"), to_seat=row.get("seat"))
+    return derived
+
+
+def _lean_context(context: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+    derived = _derived(context, row)
+    data = context.get("data")
+    spread: Mapping[str, Any] = data if isinstance(data, dict) and data and all(
+        k in context and context[k] == v for k, v in data.items()) else {}
+    lean = {k: v for k, v in context.items()
+            if not (k in derived and derived[k] == v) and k not in spread}
+    if spread:
+        lean[_SPREAD] = True
+    return lean
+
+
+def _full_context(stored: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+    if not stored:
+        return {}  # a row done with keeps no context (``SPENT_KEYS``)
+    full = {**_derived(stored, row)}
+    rest = {k: v for k, v in stored.items() if k != _SPREAD}
+    if stored.get(_SPREAD):
+        full.update(rest["data"])
+        full.update({k: v for k, v in rest.items() if k not in rest["data"]})
+    else:
+        full.update(rest)
+    return full
 
 
 @dataclass(frozen=True)
@@ -100,6 +168,10 @@ class Failed:
     error: str
     expected: bool = False
 
+
+# A ``fill`` part: the table's facts (names, status, host, game, language), read from
+# the table when the notification is sent (``bot/service/fill.py``).
+TABLE = "table"
 
 HELD = "held"
 SENT = "sent"

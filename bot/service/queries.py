@@ -62,7 +62,7 @@ class Queries(ServiceCore):
             seat = self._require_seat(live, actor)
             if live.state is None:
                 raise Refused("not_running", "The game has not started.")
-            made = compose.your_turn(live, seat.seat, template="hand")
+            made = compose.your_turn(live, seat.seat, template="hand", now=True)
             assert made is not None
             return made
 

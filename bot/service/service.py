@@ -59,3 +59,4 @@ class TableService(LobbyVerbs, SeatVerbs, PlayVerbs, AdminVerbs, Queries):
             now=self.clock.now)
         self.delivery = DeliveryWorker(store, notifier, self.clock,
                                        on_failed=self._private_failed)
+        self.delivery.fill = self._filler

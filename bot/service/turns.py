@@ -23,6 +23,7 @@ from bot.service.decisions import (
     next_timers,
 )
 from bot.service.errors import Refused
+from bot.service.fill import OPTIONS
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable
 from bot.service.notifications import Notification
@@ -183,9 +184,10 @@ class TurnVerbs(Queries):
             return present([*news, compose.game_over(live)])
         notes = list(news)
         if after.get(seat) == CHANGEABLE and source == "player":
-            prompt = compose.prompt_for(live, seat)
-            notes.append(note(live, seat, "submitted", {**compose.prompt_context(prompt),
-                                                         "quiet": answered}))
+            prompt = compose.prompt_for(live, seat, options=False)
+            notes.append(note(live, seat, "submitted",
+                              {**compose.prompt_context(prompt, options=False),
+                               "quiet": answered}, fill=(OPTIONS,)))
         fresh = {s for s in after if live.seats[s].prompt_version == live.record.version}
         prompts = self._prompts(live, after, fresh=fresh)
         if answered and after.get(seat) not in (None, CHANGEABLE):

@@ -7,6 +7,7 @@ from typing import Any
 from engine.core.protocol import Game
 
 _GAMES: dict[str, Game[Any]] = {}
+_loaded = False
 
 
 def register(game: Game[Any]) -> Game[Any]:
@@ -29,7 +30,11 @@ def game_names() -> list[str]:
 
 
 def _load_builtin() -> None:
-    # Importing a game package registers it; done lazily to keep imports cheap.
+    # Importing a game package registers it; done lazily to keep imports cheap, and once:
+    # the service looks a game up at every load and every message it makes.
+    global _loaded
+    if _loaded:
+        return
     import importlib
 
     for module in (
@@ -40,3 +45,4 @@ def _load_builtin() -> None:
         except ModuleNotFoundError as exc:
             if exc.name != module:
                 raise
+    _loaded = True

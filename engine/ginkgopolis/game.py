@@ -61,6 +61,11 @@ class GinkgopolisGame:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
+    def news_key(self, state: State) -> int:
+        """A round (the simultaneous picks and their resolution) is told in one post: the
+        public view's ``round``, read without building the view."""
+        return state.round
+
     def outcome(self, state: State) -> Outcome | None:
         return score(state) if state.phase == "over" else None
 

@@ -43,6 +43,10 @@ class SkybridgeGame:
     def view(self, state: SkybridgeState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def news_key(self, state: SkybridgeState) -> None:
+        """Every move is told as it is made (no round gathers them)."""
+        return None
+
     def outcome(self, state: SkybridgeState) -> Outcome | None:
         return scoring.outcome(state.board, state.seats) if state.over else None
 

@@ -1,0 +1,180 @@
+"""The parts of a notification made at send time: a seat's view and its legal moves.
+
+An action owes a private message to every seat that decides next and a status to the
+table, each showing a view of the state. Made at commit, those views were most of the
+CPU of an action and most of the bytes it wrote (the outbox held every rendered view, per
+seat, until sent; issue 25). Now the outbox row says which parts it needs (``fill``) and
+the version they are of; the delivery worker makes them just before the transport sends,
+from the state at that version:
+
+- kept in memory by ``RecentStates`` (the snapshot string the commit wrote anyway), the
+  common case: a message goes out within moments of its action;
+- else read back: the table's snapshot when it is still at that version, or its log
+  replayed from the seed up to it (after a restart, or a long outage of the transport).
+  The engine is deterministic, so the replay gives the very state the commit saw.
+
+A notification held back (a round's news) and offered again is made once: the made
+parts are kept in a small LRU by (table, version, seat, parts).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.service.decisions import decision_keys
+from bot.service.notifications import TABLE, Notification
+from bot.service.values import Option
+from engine.core import Game
+
+VIEW = "view"
+OPTIONS = "options"
+# The table's facts every notification carries (``names``, ``status``, ``host_id``):
+# read from the table as it is when the message goes out, not stored with each row.
+TABLE_KEYS = ("names", "status", "host_id")
+
+# (table, version) -> the state's snapshot (canonical JSON), as committed.
+StateKey = tuple[int, int]
+Loader = Callable[[int, int], Awaitable[tuple[Game[Any], Any] | None]]
+FactsLoader = Callable[[int], Awaitable[dict[str, Any] | None]]
+
+
+class RecentStates:
+    """The snapshots of the last versions of the busiest tables, by (table, version): a
+    message is made from the state its action left, even when the table moved on since
+    (bots reply under the lock, before the delivery task runs). Bounded both ways; a
+    miss is read back from the database (``Filler``)."""
+
+    def __init__(self, tables: int = 256, versions: int = 32) -> None:
+        self.tables = tables
+        self.versions = versions
+        self._items: OrderedDict[int, OrderedDict[int, str]] = OrderedDict()
+
+    def remember(self, table_id: int, version: int, snapshot: str | None) -> None:
+        if snapshot is None:
+            return
+        versions = self._items.get(table_id)
+        if versions is None:
+            versions = self._items[table_id] = OrderedDict()
+            while len(self._items) > self.tables:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(table_id)
+        versions[version] = snapshot
+        while len(versions) > self.versions:
+            versions.popitem(last=False)
+
+    def get(self, table_id: int, version: int) -> str | None:
+        versions = self._items.get(table_id)
+        return None if versions is None else versions.get(version)
+
+    def forget(self, table_id: int) -> None:
+        self._items.pop(table_id, None)
+
+
+def options_of(game: Game[Any], state: Any, seat: int) -> list[Option]:
+    """The seat's legal moves as the menu shows them (none when it decides nothing)."""
+    if decision_keys(game, state).get(seat) is None:
+        return []
+    hook = getattr(game, "action_note", None)
+    return [Option(a.text(), dict(a.to_json()),
+                   hook(state, seat, a) if hook is not None else None)
+            for a in game.legal_actions(state, seat)]
+
+
+def made_parts(game: Game[Any], state: Any, seat: int | None,
+               parts: Sequence[str]) -> dict[str, Any]:
+    made: dict[str, Any] = {}
+    if VIEW in parts:
+        made[VIEW] = game.view(state, seat)
+    if OPTIONS in parts and seat is not None:
+        made[OPTIONS] = [o.to_json() for o in options_of(game, state, seat)]
+    return made
+
+
+def with_facts(context: dict[str, Any], facts: dict[str, Any], seat: int | None) -> None:
+    context.update((k, facts[k]) for k in TABLE_KEYS if k in facts)
+    if "game" in facts:
+        context["game"] = facts["game"]
+    names = facts.get("names") or []
+    if "name" not in context:
+        context["name"] = (names[seat] if seat is not None and 0 <= seat < len(names)
+                           else None)
+
+
+def filled(note: Notification, game: Game[Any], state: Any,
+           facts: dict[str, Any] | None = None) -> Notification:
+    """``note`` with its parts made from ``state`` (the state at its version) and the
+    table's ``facts``."""
+    if not note.fill:
+        return note
+    context = {**note.context, **made_parts(game, state, note.seat, note.fill)}
+    if TABLE in note.fill and facts is not None:
+        with_facts(context, facts, note.seat)
+    return dataclasses.replace(note, context=context, fill=())
+
+
+class Filler:
+    """Makes the parts of a batch of notifications, each state parsed once."""
+
+    def __init__(self, recent: RecentStates, get_game: Callable[[str], Game[Any]],
+                 load: Loader, facts: FactsLoader, *, memo: int = 512) -> None:
+        self.recent = recent
+        self.get_game = get_game
+        self.load = load
+        self.facts = facts
+        self.memo_size = memo
+        self._memo: OrderedDict[tuple[int, int, int | None, tuple[str, ...]],
+                                dict[str, Any]] = OrderedDict()
+
+    async def __call__(self, notes: Sequence[Notification]) -> list[Notification]:
+        states: dict[StateKey, tuple[Game[Any], Any] | None] = {}
+        facts: dict[int, dict[str, Any] | None] = {}
+        out: list[Notification] = []
+        for n in notes:
+            if not n.fill:
+                out.append(n)
+                continue
+            context = dict(n.context)
+            if TABLE in n.fill:
+                if n.table_id not in facts:
+                    facts[n.table_id] = await self.facts(n.table_id)
+                told = facts[n.table_id]
+                if told is None:
+                    raise LookupError(f"table {n.table_id} is not in the database")
+                with_facts(context, told, n.seat)
+                n = dataclasses.replace(n, game=told["game"], locale=told["locale"])
+            parts = tuple(p for p in n.fill if p != TABLE)
+            if parts:
+                context.update(await self._made(n, parts, states))
+            out.append(dataclasses.replace(n, context=context, fill=()))
+        return out
+
+    async def _made(self, n: Notification, parts: tuple[str, ...],
+                    states: dict[StateKey, tuple[Game[Any], Any] | None]) -> dict[str, Any]:
+        key = (n.table_id, n.version, n.seat, parts)
+        made = self._memo.get(key)
+        if made is not None:
+            self._memo.move_to_end(key)
+            return made
+        where = (n.table_id, n.version)
+        if where not in states:
+            states[where] = await self._state(n)
+        found = states[where]
+        if found is None:
+            raise LookupError(f"table {n.table_id} has no state at v{n.version}")
+        game, state = found
+        made = self._memo[key] = made_parts(game, state, n.seat, parts)
+        while len(self._memo) > self.memo_size:
+            self._memo.popitem(last=False)
+        return made
+
+    async def _state(self, note: Notification) -> tuple[Game[Any], Any] | None:
+        snapshot = self.recent.get(note.table_id, note.version)
+        if snapshot is not None:
+            game = self.get_game(note.game)
+            return game, game.state_from_json(json.loads(snapshot))
+        return await self.load(note.table_id, note.version)
