@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.history.cli import add_history_commands
+from bot.mail.cli import add_mail
 
 if TYPE_CHECKING:
     from bot.store import SqliteStore
@@ -283,6 +284,8 @@ def add_run(subparsers: Any) -> None:
                    help="the shards this process connects, e.g. 0,1 or 0-3 (default: all)")
     p.add_argument("--no-sync", action="store_true",
                    help="do not re-register the slash commands with Discord at start")
+    p.add_argument("--mail", action="store_true",
+                   help="also play by email in this process (settings as for `urbanist mail`)")
     p.add_argument("--web", type=listen_address, default=None, metavar="HOST:PORT",
                    help="also serve the tables' read-only web pages there (docs/web.md)")
     p.add_argument("--locale", default="en", choices=["en", "fr"],
@@ -418,8 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="urbanist", description="Asynchronous tables of "
                                      "city-building board games, on Discord or in a terminal.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for add in (add_local, add_tables, add_simulate, add_run, add_web, add_backup, add_check,
-                add_migrate, add_history_commands):
+    for add in (add_local, add_tables, add_simulate, add_run, add_web, add_mail, add_backup,
+                add_check, add_migrate, add_history_commands):
         add(subparsers)
     return parser
 

@@ -65,6 +65,9 @@ class BotConfig:
     owner: str | None = None
     # Serve the tables' web pages (bot.web) at this (host, port), over the bot's store.
     web: tuple[str, int] | None = None
+    # Also play by email (bot.mail.runtime.MailRuntime): its notifier routes each seat's
+    # messages where it plays, and it reads the mailbox beside the bot.
+    mail: Any = None
 
 
 def process_owner() -> str:
@@ -97,7 +100,9 @@ class UrbanistBot(discord.Client):
         build_commands(self.tree)
         pacer = Pacer(enabled=config.pacing)  # one budget for posts, DMs and menu edits
         self.frontend = Frontend(self, Renderer(time_format=discord_time), config.seeds, pacer)
-        self.notifier = DiscordNotifier(self.frontend, pacer)
+        self.notifier: Any = DiscordNotifier(self.frontend, pacer)
+        if config.mail is not None:
+            self.notifier = config.mail.route(self.notifier)
         self.store: Store | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self.boot_report: BootReport | None = None
@@ -136,6 +141,8 @@ class UrbanistBot(discord.Client):
             from bot.web.server import start_web
 
             self.web = await start_web(self.store, *self.config.web)
+        if self.config.mail is not None:
+            await self.config.mail.start(service)
         log.info("ready: %d running tables, %d jobs", self.boot_report.running_tables,
                  self.boot_report.jobs)
 
@@ -144,6 +151,8 @@ class UrbanistBot(discord.Client):
         if self.web is not None:
             await self.web.stop()  # the pages read the store: they stop first
             self.web = None
+        if self.config.mail is not None:
+            await self.config.mail.stop()  # no mail read while the rest stops
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         if self._audit is not None:

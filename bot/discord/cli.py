@@ -48,6 +48,11 @@ def run_command(args: argparse.Namespace) -> int:
             locale=args.locale)
         print(help_text, file=sys.stderr)
         return 2
+    from bot.mail.cli import runtime_for_run
+
+    mail = runtime_for_run(args)  # --mail: the mail front end in this process
+    if mail is False:
+        return 2
     from bot.discord.bot import create_bot
 
     shard_count = getattr(args, "shard_count", None)
@@ -69,7 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = create_bot(target, sync_commands=not args.no_sync, shard_count=shard_count,
-                     shard_ids=shard_ids, web=getattr(args, "web", None))
+                     shard_ids=shard_ids, web=getattr(args, "web", None), mail=mail)
     # discord.py's own handler would log twice next to basicConfig's.
     bot.run(token, log_handler=None)
     return 0

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot.mail.commands import MailCommand, fold, parse_command
-from bot.mail.notifier import MAIL_PREFIX
+from bot.mail.parts import MAIL_PREFIX, Front
 from bot.mail.render import zone, zoned_time
 from bot.service import Actor, Refused, TableSettings
 from bot.service.options import parse_options
@@ -24,7 +24,6 @@ from bot.store.riders import riding
 from engine.core import game_names
 
 if TYPE_CHECKING:
-    from bot.mail.front import MailFront
     from bot.mail.incoming import Incoming
 
 MAIL_GUILD = "mail"  # the tables made by mail share one ratings ladder
@@ -59,7 +58,7 @@ def seconds_of(text: str) -> int | None:
     return int(match.group(1)) * factor
 
 
-async def command(front: MailFront, mail: Incoming, uid: int | None, uidvalidity: int | None,
+async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: int | None,
                   *, default_table: int | None = None, verified: bool = False) -> bool:
     """``verified``: the mail came to the sender's personal address (the Reply-To of the
     bot's answers), so the sender reads that mailbox: no hourly limit."""
@@ -109,12 +108,12 @@ async def command(front: MailFront, mail: Incoming, uid: int | None, uidvalidity
                          table_locale or locale, table_id=parsed.table_id)
 
 
-async def _send(front: MailFront, mail: Incoming, template: str, context: dict[str, Any],
+async def _send(front: Front, mail: Incoming, template: str, context: dict[str, Any],
                 locale: str, table_id: int | None = None) -> bool:
     return await front.reply(mail, template, context, locale, table_id=table_id)
 
 
-async def _answer(front: MailFront, mail: Incoming, uid: int | None, uidvalidity: int | None,
+async def _answer(front: Front, mail: Incoming, uid: int | None, uidvalidity: int | None,
                   template: str, context: dict[str, Any], locale: str, *,
                   table_id: int | None = None) -> bool:
     if not await _send(front, mail, template, context, locale, table_id):
@@ -131,11 +130,11 @@ def _need_table(cmd: MailCommand) -> int:
     return cmd.table_id
 
 
-async def do_help(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_help(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     return "help", {"games": game_names()}, None
 
 
-async def do_new(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_new(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     if not cmd.words:
         raise Refused("unknown_game", "Which game?", game="")
     game = cmd.words[0].lower()
@@ -176,32 +175,32 @@ async def do_new(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) 
                        "max_seats": info.max_seats, "min_seats": info.min_seats}, info.locale
 
 
-async def do_join(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_join(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     info = await front.service.join(_need_table(cmd), actor)
     return "joined_you", {"table_id": info.id, "game": info.game, "seats": len(info.seats),
                           "max_seats": info.max_seats}, info.locale
 
 
-async def do_start(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_start(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     info = await front.service.start(_need_table(cmd), actor)
     return "started_you", {"table_id": info.id, "game": info.game,
                            "names": info.names}, info.locale
 
 
-async def do_leave(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_leave(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     info = await front.service.leave(_need_table(cmd), actor)
     return "left_you", {"table_id": info.id, "game": info.game,
                         "running": info.status == "running"}, info.locale
 
 
-async def do_tables(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_tables(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     tables = await front.service.tables_of(actor.user_id)
     rows = [{"id": t.id, "game": t.game, "status": t.status,
              "waiting": (t.seat_of(actor.user_id) in t.waiting)} for t in tables]
     return "tables", {"tables": rows}, None
 
 
-async def do_rules(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_rules(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     game = cmd.words[0].lower() if cmd.words else ""
     if game not in game_names():
         return "rules_which", {"games": game_names()}, None
@@ -209,14 +208,14 @@ async def do_rules(front: MailFront, actor: Actor, cmd: MailCommand, locale: str
     return "rules", {"rules": text, "game": game}, None
 
 
-def front_rules(front: MailFront, game: str, locale: str) -> str:
+def front_rules(front: Front, game: str, locale: str) -> str:
     from bot.mail.render import renderer_for
 
     return renderer_for(None).render_template(f"discord/rules_{game}", {"games": game_names()},
                                               locale=locale, game=game)
 
 
-async def do_stats(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_stats(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     results = await front.service.store.load_results(MAIL_GUILD, player=actor.user_id)
     mine = [r for r in results if r.player == actor.user_id]
     return "stats", {"games": len({r.table_id for r in mine}),
@@ -224,19 +223,19 @@ async def do_stats(front: MailFront, actor: Actor, cmd: MailCommand, locale: str
                      "active": len(await front.service.tables_of(actor.user_id))}, None
 
 
-async def do_follow(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_follow(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     info = await front.service.info(_need_table(cmd))
     await front.mail_store.follow(info.id, actor.user_id[len(MAIL_PREFIX):])
     return "followed", {"table_id": info.id, "game": info.game}, info.locale
 
 
-async def do_unfollow(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_unfollow(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     table = _need_table(cmd)
     await front.mail_store.unfollow(table, actor.user_id[len(MAIL_PREFIX):])
     return "unfollowed", {"table_id": table}, None
 
 
-async def do_timezone(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_timezone(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     name = cmd.words[0] if cmd.words else ""
     if zone(name) is None:
         return "timezone_unknown", {"zone": name[:60]}, None
@@ -244,7 +243,7 @@ async def do_timezone(front: MailFront, actor: Actor, cmd: MailCommand, locale: 
     return "timezone_set", {"zone": name, "now": zoned_time(name)(front.clock.now())}, None
 
 
-async def do_stop(front: MailFront, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
+async def do_stop(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> Answer:
     """``stop 12``: a follower stops following; a player leaves (a bot takes the seat)."""
     table = _need_table(cmd)
     address = actor.user_id[len(MAIL_PREFIX):]
@@ -259,7 +258,7 @@ HANDLERS = {"help": do_help, "new": do_new, "join": do_join, "start": do_start,
             "stop": do_stop}
 
 
-async def stop_by_token(front: MailFront, mail: Incoming, stop: tuple[int, str],
+async def stop_by_token(front: Front, mail: Incoming, stop: tuple[int, str],
                         uid: int | None, uidvalidity: int | None) -> bool:
     """A mail to a one-line-stop address (List-Unsubscribe): bound to a table and an
     address, so it works whoever sends it, and only for that address."""

@@ -26,11 +26,11 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot.clock import Clock, SystemClock
 from bot.mail import render
-from bot.mail.notifier import MAIL_PREFIX, address_of
+from bot.mail.parts import MAIL_PREFIX, Sender, address_of, mail_user
 from bot.mail.render import Letter, renderer_for, say, thread_id
 from bot.mail.store import MailStore
 from bot.service import Actor, Refused, TableInfo
@@ -49,12 +49,8 @@ RETRY_LATER = frozenset({"storage", "busy"})
 _PICK = re.compile(r"#\s*([0-9]{1,4})")
 
 
-class Sender(Protocol):
-    async def send(self, message: EmailMessage) -> None: ...
-
-
 class MailFront:
-    def __init__(self, address: str, sender: Sender, mail_store: MailStore, *,
+    def __init__(self, address: str, sender: Sender, mail_store: MailStore | None = None, *,
                  clock: Clock | None = None,
                  parse: Callable[[bytes], Incoming] | None = None,
                  first_line: Callable[[Incoming], str] | None = None) -> None:
@@ -62,7 +58,8 @@ class MailFront:
         ``bot.mail.incoming``'s ``parse_incoming`` and ``command_line``)."""
         self.address = address.strip().lower()
         self.sender = sender
-        self.mail_store = mail_store
+        # None: the service's store, once attached (the store opens with the bot).
+        self._mail_store = mail_store
         self.clock: Clock = clock or SystemClock()
         self._service: TableService | None = None
         self._tokens: ReplyTokens | None = None
@@ -76,6 +73,14 @@ class MailFront:
 
     def attach(self, service: TableService) -> None:
         self._service = service
+        if self._mail_store is None:
+            self._mail_store = MailStore(service.store)
+
+    @property
+    def mail_store(self) -> MailStore:
+        if self._mail_store is None:
+            raise RuntimeError("the table service is not attached yet")
+        return self._mail_store
 
     @property
     def service(self) -> TableService:
@@ -145,8 +150,11 @@ class MailFront:
         return self._first_line(mail).strip()
 
     async def handle_smtp(self, raw: bytes, recipients: tuple[str, ...]) -> None:
-        """For the SMTP listener (own domain): the envelope's recipients count too."""
-        await self.handle(raw, envelope=recipients)
+        """For the SMTP listener (own domain): the envelope's recipients count too. A
+        mail not handled for now raises, so the listener answers 451 and the sending
+        server tries again later (the mail is never acknowledged and lost)."""
+        if not await self.handle(raw, envelope=recipients):
+            raise RuntimeError("the mail could not be handled now")
 
     async def done(self, mail: Incoming, uid: int | None, uidvalidity: int | None,
                    table_id: int | None = None) -> bool:
@@ -329,10 +337,6 @@ class MailFront:
         except PermanentFailure as exc:
             log.info("an answer was refused for good (%s)", exc.reason)
         return True
-
-
-def mail_user(address: str) -> str:
-    return MAIL_PREFIX + address.lower()
 
 
 __all__ = ["MailFront", "address_of", "mail_user"]

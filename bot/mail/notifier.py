@@ -26,19 +26,16 @@ import logging
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import images
+from bot.mail.parts import Front, address_of, is_mail_user
 from bot.mail.render import Letter, message_id, renderer_for, say, thread_id
 from bot.service import Actor, FileSpec, Notification, Refused, TableInfo
 from bot.service.notifications import HELD, Delivery, Failed, Retry
 
-if TYPE_CHECKING:
-    from bot.mail.front import MailFront
-
 log = logging.getLogger(__name__)
 
-MAIL_PREFIX = "mail:"
 # Status notifications a channel reads in its status message; a digest leaves them out
 # (the lobby's changes come as their own news: joined, left, configured...).
 STATUS_ONLY = frozenset({"lobby", "waiting"})
@@ -46,14 +43,6 @@ DECISIONS = frozenset({"your_turn", "reminder"})
 # Private notes that need no mail: the pick a player just mailed is in (their next
 # mail, the round's digest, says what came of it).
 SILENT = frozenset({"submitted"})
-
-
-def is_mail_user(user_id: str | None) -> bool:
-    return bool(user_id) and str(user_id).startswith(MAIL_PREFIX)
-
-
-def address_of(user_id: str) -> str:
-    return user_id[len(MAIL_PREFIX):]
 
 
 @dataclass(frozen=True)
@@ -88,7 +77,7 @@ def _key(notes: Sequence[Notification]) -> str:
 class MailNotifier:
     inline = False
 
-    def __init__(self, front: MailFront) -> None:
+    def __init__(self, front: Front) -> None:
         self.front = front
 
     # ---------------------------------------------------------------- the transport

@@ -53,6 +53,13 @@ class RoutingNotifier:
         # Called at once after each commit only when both are (tests).
         self.inline = bool(getattr(home, "inline", False) and getattr(mail, "inline", False))
 
+    async def idle(self) -> None:
+        """Wait until what each transport queued is sent (shutdown, tests)."""
+        for transport in (self.home, self.mail):
+            idle = getattr(transport, "idle", None)
+            if idle is not None:
+                await idle()
+
     async def deliver(self, notes: Sequence[Notification]) -> Mapping[int, Delivery]:
         if not notes:
             return {}
