@@ -40,6 +40,9 @@ KINDS = ("ch_post", "ch_edit", "dm_open", "dm_post", "dm_edit", "callback", "fol
 CALLBACK_TYPES = {1: "pong", 4: "message", 5: "thinking", 6: "defer_update", 7: "update",
                   8: "autocomplete", 9: "modal"}
 MENU_PREFIXES = ("urb:a:", "urb:s:", "urb:g:")
+# Calls made with an interaction's token: Discord does not count them against the bot's
+# global rate limit, unlike every other call.
+TOKEN_KINDS = ("callback", "followup", "orig_edit", "fu_edit")
 CHANNEL_BUDGET = 3  # bot/service/README.md, "The request budget": news post + status edit
 
 
@@ -366,6 +369,7 @@ def summary(g: Game, routes: bool = False) -> list[str]:
         whole.routes.update(r.routes)
         whole.failed += r.failed
     rounds = max(len(g.rows), 1)
+    token = sum(whole.kinds[k] for k in TOKEN_KINDS)
     worst = max((r.total for r in g.rows), default=0)
     out = [
         f"{g.game}: {len(g.rows)} rounds{'' if g.finished else ' (stopped early)'}, "
@@ -375,6 +379,9 @@ def summary(g: Game, routes: bool = False) -> list[str]:
         f"channel {whole.channel / rounds:.1f} per round; failed {whole.failed}; "
         f"lobby {g.lobby.total}; {g.seconds:.0f} s",
         "  by kind: " + ", ".join(f"{k} {whole.kinds[k]}" for k in KINDS if whole.kinds[k]),
+        f"  with an interaction's token {token}, the rest (global rate limit) "
+        f"{whole.total - token} ({(whole.total - token) / max(whole.decisions, 1):.2f} "
+        "per decision)",
         "  callbacks: " + ", ".join(f"{k} {v}" for k, v in sorted(whole.callbacks.items())),
     ]
     if routes:
