@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import history_commands
+from bot.discord import history_commands, pages
 from bot.discord.components import hand_message, hand_view
 from bot.discord.frontend import Frontend, Outgoing, frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
@@ -84,6 +84,9 @@ LEVEL_HELP = "The bots' level, and the AI's that plays for a late player (defaul
 SEAT_ORDERS = [app_commands.Choice(name="Shuffled at the start", value="shuffle"),
                app_commands.Choice(name="In the order of joining", value="join")]
 OPTIONS_HELP = "Game options as key=value, e.g. characters=intro strict_screens=true"
+PUBLIC_HELP = ("False: the table's web page opens only by a secret link, not by its number "
+               "(host)")
+LISTED_HELP = "False: this server's tables are not listed on the web index (moderator)"
 
 
 def game_defaults(game: str) -> dict[str, Any]:
@@ -187,7 +190,7 @@ class TableCommands(app_commands.Group):
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             info = answer.about(await table_here(interaction, table, ended=True))
-            text = status_text(fe, info, named=True)
+            text = status_text(fe, info, named=True, link=await pages.link_of(fe, info))
             view = None
             if info.status in ("running", "paused") and info.seat_of(
                     str(interaction.user.id)) is not None:
@@ -220,7 +223,8 @@ class TableCommands(app_commands.Group):
         reminder_hours="Reminders, in hours before the deadline: e.g. 12 1, or none",
         timeout="What happens at a deadline",
         seat_order="How the seats are ordered at the start",
-        locale="Language of the table", options=OPTIONS_HELP, level=LEVEL_HELP)
+        locale="Language of the table", options=OPTIONS_HELP, level=LEVEL_HELP,
+        public=PUBLIC_HELP, listed=LISTED_HELP)
     @app_commands.choices(locale=LOCALES, timeout=TIMEOUTS, seat_order=SEAT_ORDERS,
                           level=LEVELS)
     async def settings(self, interaction: Interaction, table: int | None = None,
@@ -228,9 +232,11 @@ class TableCommands(app_commands.Group):
                        deadline_hours: app_commands.Range[int, 1, 720] | None = None,
                        reminder_hours: str | None = None, timeout: str | None = None,
                        seat_order: str | None = None, locale: str | None = None,
-                       options: str | None = None, level: str | None = None) -> None:
+                       options: str | None = None, level: str | None = None,
+                       public: bool | None = None, listed: bool | None = None) -> None:
         """Without a change, anyone reads the settings; with one, the host (or a manager)
-        changes them in the lobby, and the channel is told what changed."""
+        changes them in the lobby, and the channel is told what changed. ``public`` and
+        ``listed`` (the web page's) change at any time."""
         fe = frontend_of(interaction)
         async with Answer(interaction) as answer:
             info = answer.about(await table_here(interaction, table, ended=True))
@@ -242,7 +248,11 @@ class TableCommands(app_commands.Group):
                 info = answer.about(await fe.service.configure(
                     info.id, fe.actor(interaction), settings=wanted, options=typed or None,
                     max_seats=seats, locale=locale))
-            await fe.reply(interaction, settings_text(fe, info))
+            page = await pages.change(fe, info, fe.actor(interaction), public=public,
+                                      listed=listed)
+            if public is not None:
+                await pages.refresh_status(interaction, info)
+            await fe.reply(interaction, settings_text(fe, info) + "\n\n" + page)
 
     @app_commands.command(name="extend", description="Give more time (host)")
     @app_commands.describe(hours="How many hours more",

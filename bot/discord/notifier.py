@@ -35,6 +35,7 @@ from bot.discord.components import menu_from_context
 from bot.discord.frontend import BRIEF_DECISION, Frontend, Outgoing
 from bot.discord.news import news_lines
 from bot.discord.pacing import Pacer
+from bot.discord.pages import link_line, link_of
 from bot.discord.status import StatusBoard
 from bot.discord.timelapse import timelapse
 from bot.service import FileSpec, Notification, Refused, TableInfo
@@ -217,6 +218,8 @@ class DiscordNotifier:
             movie = await timelapse(self.fe.service, info.id)
             if movie is not None:
                 files.append(movie)
+            # The game's page: its replay, for whoever wants to go through it again.
+            texts.append(link_line(self.fe, info, await link_of(self.fe, info)))
         content = news_text(texts)
         if not content and not files:
             return

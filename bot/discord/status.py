@@ -19,6 +19,7 @@ from bot.discord import components, ids
 from bot.discord.frontend import Frontend
 from bot.discord.limits import truncate
 from bot.discord.pacing import Pacer
+from bot.discord.pages import link_line, link_of
 from bot.service import TableInfo
 
 log = logging.getLogger(__name__)
@@ -51,9 +52,13 @@ def status_context(info: TableInfo, *, named: bool = False) -> dict[str, Any]:
     }
 
 
-def status_text(fe: Frontend, info: TableInfo, *, named: bool = False) -> str:
-    return truncate(fe.say("status", info.locale, info.game,
-                           **status_context(info, named=named)))
+def status_text(fe: Frontend, info: TableInfo, *, named: bool = False,
+                link: str | None = None) -> str:
+    """The status in words; ``link``: the table's web page, on a line of its own."""
+    text = fe.say("status", info.locale, info.game, **status_context(info, named=named))
+    if link is not None:
+        text += "\n" + link_line(fe, info, link)
+    return truncate(text)
 
 
 class StatusBoard:
@@ -73,7 +78,7 @@ class StatusBoard:
     async def show(self, info: TableInfo, channel: discord.abc.Messageable) -> None:
         """Edit the table's status message to the present (post it if there is none).
         Raises discord.HTTPException when Discord refuses (the caller retries)."""
-        content = status_text(self.fe, info)
+        content = status_text(self.fe, info, link=await link_of(self.fe, info))
         kind, view = self._view(info)
         if self._shown.get(info.id) == (content, kind):
             return  # nothing changed: spare Discord an edit
