@@ -58,6 +58,7 @@ _SET_PUBLIC = ("INSERT INTO table_pages (table_id, public, token) VALUES (?, ?, 
 _SET_LISTED = ("INSERT INTO guild_pages (guild_id, listed) VALUES (?, ?) "
                "ON CONFLICT (guild_id) DO UPDATE SET listed = excluded.listed")
 _GUILD_LISTED = "SELECT listed FROM guild_pages WHERE guild_id = ?"
+_REV = "SELECT rev FROM tables WHERE id = ?"
 # Listed: public (no row, or public), and of a server that allows it (no row, or listed).
 _VISIBLE = ("NOT EXISTS (SELECT 1 FROM table_pages p WHERE p.table_id = t.id AND "
             "p.public = {false}) AND NOT EXISTS (SELECT 1 FROM guild_pages g WHERE "
@@ -128,6 +129,13 @@ async def access(store: Store, table_id: int) -> PageAccess:
     if not rows:
         return PageAccess(table_id)
     return PageAccess(table_id, bool(rows[0][1]), str(rows[0][2]))
+
+
+async def table_rev(store: Store, table_id: int) -> int | None:
+    """The table's rev (bumped by every write), or None when there is no such table: what
+    a reader asks to know whether its copy is still the table, without reading it."""
+    rows = await _fetch(store, _spelled(_REV, store), [table_id])
+    return int(rows[0][0]) if rows else None
 
 
 async def table_of_token(store: Store, token: str) -> int | None:

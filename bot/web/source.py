@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable
 from bot.service.values import TableInfo
+from bot.store import pages
 from bot.store.interface import Store
 from bot.store.records import ActionRecord, SeatRecord, TableRecord
 from engine.core import Game
@@ -135,6 +136,10 @@ class PageSource:
             return await self._read(table_id, cached[1] if cached else None)
 
     async def _read(self, table_id: int, old: TablePage | None) -> TablePage | None:
+        if old is not None and await pages.table_rev(self.store, table_id) == old.record.rev:
+            # Unchanged: one small query, not the table with its snapshot.
+            self._pages.put(table_id, (self._now(), old))
+            return old
         self.reads += 1
         bundle = await self.store.load_bundle(table_id)
         if bundle is None:

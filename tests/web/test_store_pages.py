@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.service import TableService
 from bot.store import Store, pages
-from tests.web.webgames import bot_game, live_table
+from tests.web.webgames import bot_game, live_table, play_one
 
 BACKENDS = ("sqlite", "postgres")
 
@@ -58,3 +58,14 @@ async def test_a_players_results_and_ratings_skip_what_is_not_listed(
     assert {r.table_id for r in await pages.player_results(store, "bot:random")} == {one}
     ratings = await pages.player_ratings(store, "bot:random")
     assert [game for game, _ in ratings] == ["skybridge"]
+
+
+async def test_a_tables_rev_tells_a_reader_whether_it_changed(
+        service: TableService, store: Store) -> None:
+    table = await live_table(service)
+    before = await pages.table_rev(store, table)
+    record = await store.load_table(table)
+    assert record is not None and before == record.rev
+    await play_one(service, table)
+    assert (await pages.table_rev(store, table) or 0) > (before or 0)
+    assert await pages.table_rev(store, 10**12) is None
