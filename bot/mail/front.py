@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.clock import Clock, SystemClock
 from bot.mail import render
+from bot.mail.notifier import MailNotifier
 from bot.mail.parts import MAIL_PREFIX, Sender, address_of, mail_user
 from bot.mail.render import Letter, renderer_for, say, thread_id
 from bot.mail.store import MailStore
@@ -67,6 +68,7 @@ class MailFront:
         # and the mailbox) must never both pass the "handled already?" check.
         self._lock = asyncio.Lock()
         self._parse = parse
+        self.notifier = MailNotifier(self)  # the transport of what the service owes
         self._first_line = first_line
 
     # ---------------------------------------------------------------- wiring
@@ -171,6 +173,7 @@ class MailFront:
             return await self.done(mail, uid, uidvalidity)
         if mail.automatic or not mail.sender or mail.sender == self.address:
             return await self.done(mail, uid, uidvalidity)  # never answered: no loops
+        await self._welcome_back(mail.sender)
         for recipient in (*mail.recipients, *envelope):
             ref = self.tokens.read(recipient)
             if ref is not None:
@@ -195,6 +198,19 @@ class MailFront:
     def verified(self, recipient: str, sender: str) -> bool:
         bound = self.tokens.read_invite(recipient)
         return bound is not None and bound == (0, sender)
+
+    async def _welcome_back(self, address: str) -> None:
+        """A mail from an address that bounced says it works again: its seats are marked
+        reachable, and each decision it owes is mailed again (the first went nowhere)."""
+        user = MAIL_PREFIX + address
+        for info in await self.service.tables_of(user):
+            seat = info.seat_of(user)
+            if seat is None or info.seats[seat].dm_ok:
+                continue
+            await self.service.set_dm_reachable(info.id, user, True)
+            if seat in info.waiting:
+                note = await self.service.hand(info.id, Actor(user))
+                await self.notifier.prompt_again(await self.service.info(info.id), seat, note)
 
     async def _unreachable(self, address: str) -> None:
         user = MAIL_PREFIX + address.lower()
@@ -233,9 +249,6 @@ class MailFront:
 
             return await command(self, mail, uid, uidvalidity, default_table=info.id)
         actor = Actor(user, seat.name)
-        if not seat.dm_ok:
-            # The address bounced once; a mail from it says it works again.
-            await self.service.set_dm_reachable(info.id, user, True)
         rider = self.mail_store.rider(mail.message_id, self.clock.now(), table_id=info.id,
                                       actor_id=user, uid=uid, uidvalidity=uidvalidity)
         try:

@@ -7,8 +7,9 @@ numbered, the seat's image inline, a Reply-To that belongs to that seat and deci
 and at most ONE digest of a round's public news per reader (mail seats and followers):
 public news is held (``defer``) until its round ends, as on Discord. A seat that gets a
 decision in the same delivery as the round's news reads the news in its decision mail,
-not in a second mail. Reminders and the AI playing for a late seat come as mails of
-their own; the final scores come as the last digest, with the scores image.
+not in a second mail; its private news (what its own pick did, the AI playing for it
+when late) waits for its next decision mail too. A reminder is a decision mail again;
+the final scores come as the last digest, with the scores image.
 
 Failures: an SMTP 4xx, a refused or lost connection -> ``Retry`` (the worker backs off);
 a 5xx for the recipient -> ``Failed`` for a seat's private mail (the service marks the
@@ -22,6 +23,7 @@ Message-ID, which the recipient's client recognises).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -106,9 +108,10 @@ class MailNotifier:
                 outcome = await self._digests(info, public, news, skip=deciding)
                 results.update({n.outbox_id: outcome for n in public})
         for seat, seat_notes in private.items():
-            if all(n.defer for n in seat_notes):
-                # A seat's private news of a round going on waits for its next decision
-                # mail; once the game is over, the final digest tells the rest.
+            if seat not in deciding:
+                # A seat's private news (what its own pick did, what it drew, the AI
+                # playing for it) goes with its next decision mail, one mail a decision;
+                # once the game is over, the final digest tells the rest.
                 moot = info.status != "running"
                 results.update({n.outbox_id: "sent" if moot else HELD for n in seat_notes})
                 continue
@@ -205,10 +208,17 @@ class MailNotifier:
         letter = Letter(
             to=address, subject=say(renderer, subject, context, locale=locale, game=info.game),
             text=text, locale=locale, image=image, extra_images=extra, reply_to=reply_to,
-            message_id=message_id("s", _key(list(notes) + list(news)), address,
+            message_id=message_id("s", _key(notes), address,
                                   self.front.address),
             unsubscribe=context["unsubscribe"], thread=thread_id(info.id, self.front.address))
         return await self._send(letter, user_id, info)
+
+    async def prompt_again(self, info: TableInfo, seat: int, note: Notification) -> Delivery:
+        """The seat's current decision mailed again (``note``: ``service.hand``), e.g.
+        to an address that bounced and works again; a Message-ID of its own."""
+        again = dataclasses.replace(note, template="your_turn", fallback="hand",
+                                    outbox_id=0, version=info.version)
+        return await self._private(info, seat, [again], [])
 
     # ---------------------------------------------------------------- public
 

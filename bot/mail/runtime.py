@@ -10,7 +10,6 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.mail.front import MailFront
-from bot.mail.notifier import MailNotifier
 from bot.mail.settings import MailSettings
 from bot.service.notifications import Notifier
 from bot.service.routing import RoutingNotifier
@@ -38,7 +37,7 @@ class MailRuntime:
 
     def route(self, home: Notifier) -> RoutingNotifier:
         """The notifier the service gets: ``home`` (Discord, or nothing) beside mail."""
-        return RoutingNotifier(home, MailNotifier(self.front))
+        return RoutingNotifier(home, self.front.notifier)
 
     async def start(self, service: TableService) -> None:
         """Attach to the running service and start reading mail."""

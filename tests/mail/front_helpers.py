@@ -18,7 +18,6 @@ from typing import Any
 
 from bot.clock import FakeClock
 from bot.mail.front import MailFront
-from bot.mail.notifier import MailNotifier
 from bot.mail.smtp_out import PermanentFailure, TemporaryFailure
 from bot.mail.store import MailStore
 from bot.service import MemoryNotifier, Notification, TableService
@@ -101,11 +100,20 @@ class MemorySender:
 
     sent: list[EmailMessage] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    history: list[EmailMessage] = field(default_factory=list)  # ``clear`` keeps these
+
+    refused: set[str] = field(default_factory=set)
 
     def fail(self, count: int, kind: str = "temporary") -> None:
         self.failures += [kind] * count
 
+    def refuse(self, address: str) -> None:
+        """Every mail to ``address`` is refused for good (550), as for a closed mailbox."""
+        self.refused.add(address.lower())
+
     async def send(self, message: EmailMessage) -> None:
+        if str(message["To"]).lower() in self.refused:
+            raise PermanentFailure("550 5.1.1 no such user", (str(message["To"]),))
         if self.failures:
             kind = self.failures.pop(0)
             if kind == "permanent":
@@ -115,9 +123,12 @@ class MemorySender:
         parsed = email.message_from_bytes(bytes(message), policy=email.policy.default)
         assert isinstance(parsed, EmailMessage)
         self.sent.append(parsed)
+        self.history.append(parsed)
 
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.sent if str(m["To"]).lower() == address.lower()]
+    def to(self, address: str, *, ever: bool = False) -> list[EmailMessage]:
+        """What went to ``address`` since the last ``clear`` (``ever``: at all)."""
+        return [m for m in (self.history if ever else self.sent)
+                if str(m["To"]).lower() == address.lower()]
 
     def clear(self) -> None:
         self.sent.clear()
@@ -164,7 +175,7 @@ async def open_rig(path: Path, *, clock: FakeClock | None = None) -> Rig:
     sender = MemorySender()
     front = MailFront(BOT, sender, MailStore(store), clock=clock)
     home = HomeNotifier()
-    service = TableService(store, RoutingNotifier(home, MailNotifier(front)), clock=clock)
+    service = TableService(store, RoutingNotifier(home, front.notifier), clock=clock)
     front.attach(service)
     await front.start()
     return Rig(service, front, sender, store, clock, home)
