@@ -26,7 +26,7 @@ from bot import images
 from bot.service.notifications import FileSpec
 from bot.store import pages
 from bot.store.interface import Store
-from bot.web.imagecache import ImageCache, Picture
+from bot.web.imagecache import Picture, RenderCache
 from bot.web.live import Watchers
 from bot.web.sentences import Sentences
 from bot.web.source import Lru, PageSource, TablePage
@@ -67,11 +67,13 @@ class WebApp:
         self.store = store
         self.fresh = fresh
         self.source = PageSource(store, fresh=fresh)
-        self.images = ImageCache(image_bytes)
+        self.images = RenderCache(image_bytes)
+        # Pages written, by (path, table change, language): after a move, a hundred
+        # viewers asking at once get one page written, in a thread.
+        self.pages = RenderCache(16 * 1024 * 1024)
         self.watchers = Watchers(self.source, poll)
         self.views = Views()
         self.sentences = Sentences()
-        self._html: Lru[tuple[Any, ...], bytes] = Lru(512)
         self._access: Lru[int, tuple[float, pages.PageAccess]] = Lru(4096)
         self._tokens: Lru[str, tuple[float, int | None]] = Lru(4096)
 
@@ -162,18 +164,22 @@ class WebApp:
         lang = request.query.get("lang")
         return f"?lang={lang}" if lang in ("en", "fr") else ""
 
-    def _html_response(self, request: web.Request, key: tuple[Any, ...], etag: str,
-                       private: bool, make: Callable[[], str]) -> web.Response:
+    async def _html_response(self, request: web.Request, key: tuple[Any, ...], etag: str,
+                             private: bool, make: Callable[[], str]) -> web.Response:
         tag = f'"{etag}"'
         cache = "private, no-cache" if private else "public, no-cache"
         headers = {"ETag": tag, "Cache-Control": cache, "Vary": "Accept-Language"}
         if request.headers.get("If-None-Match") == tag:
             return web.Response(status=304, headers=headers)
-        body = self._html.get(key)
-        if body is None:
-            body = make().encode("utf-8")
-            self._html.put(key, body)
-        return web.Response(body=body, content_type="text/html", charset="utf-8",
+
+        async def write() -> Picture:
+            # The log's sentences are template work: off the event loop.
+            body = await asyncio.to_thread(make)
+            return Picture(body.encode("utf-8"), "text/html")
+
+        page = await self.pages.get(key, write)
+        assert page is not None
+        return web.Response(body=page.data, content_type="text/html", charset="utf-8",
                             headers=headers)
 
     def _table_context(self, request: web.Request, found: Found, locale: str) -> dict[str, Any]:
@@ -227,8 +233,8 @@ class WebApp:
             return self.views.render("table.html", locale, context)
 
         key = ("table", found.base, page.etag, locale, self._suffix(request))
-        return self._html_response(request, key, f"{page.etag}-{locale}{self._suffix(request)}",
-                                   found.private, make)
+        etag = f"{page.etag}-{locale}{self._suffix(request)}"
+        return await self._html_response(request, key, etag, found.private, make)
 
     async def replay_start(self, request: web.Request) -> web.StreamResponse:
         found = await self._find(request)
@@ -269,8 +275,8 @@ class WebApp:
             return self.views.render("replay.html", locale, context)
 
         key = ("replay", found.base, page.etag, version, locale, self._suffix(request))
-        return self._html_response(request, key, f"{page.etag}-{version}-{locale}"
-                                   f"{self._suffix(request)}", found.private, make)
+        etag = f"{page.etag}-{version}-{locale}{self._suffix(request)}"
+        return await self._html_response(request, key, etag, found.private, make)
 
     # ---------------------------------------------------------------- images
 
@@ -395,12 +401,15 @@ class WebApp:
             raise NotFound
         mine = [r for r in results if r.player == player]
         name = mine[0].name if mine else ratings[0][1].name
-        tables = []
+        tables: dict[int, dict[str, Any]] = {}
         for r in mine:
-            others = [o for o in results if o.table_id == r.table_id]
-            tables.append({"result": r, "players": others})
+            # One line a table, even for a bot that held several of its seats.
+            entry = tables.setdefault(r.table_id, {"result": r, "players": [
+                o for o in results if o.table_id == r.table_id]})
+            if r.rank < entry["result"].rank:
+                entry["result"] = r
         body = self.views.render("player.html", locale, {
-            "name": name, "tables": tables, "ratings": ratings,
+            "name": name, "tables": list(tables.values()), "ratings": ratings,
             "suffix": self._suffix(request), "lang_links": self._langs(request, locale)})
         return web.Response(text=body, content_type="text/html",
                             headers={"Cache-Control": "no-cache"})

@@ -1,8 +1,9 @@
-"""Rendered images, kept in a bounded cache: a board is drawn once per (table, version,
-kind, language, names), however many people look at it, and never on the event loop.
+"""What the pages render, kept in bounded caches: a board is drawn once per (table,
+version, kind, language, names), and a page written once per (table, change, language),
+however many people look at it, and never on the event loop.
 
-Bounded by bytes (the least recently used go first); while one drawing is under way,
-every other request for the same image waits for it instead of drawing it again.
+Bounded by bytes (the least recently used go first); while one rendering is under way,
+every other request for the same thing waits for it instead of rendering it again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ DEFAULT_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Picture:
+    """Rendered bytes (an image, a page) and their content type."""
+
     data: bytes
     content_type: str
 
@@ -29,7 +32,7 @@ class Picture:
         return '"' + hashlib.blake2b(self.data, digest_size=12).hexdigest() + '"'
 
 
-class ImageCache:
+class RenderCache:
     def __init__(self, max_bytes: int = DEFAULT_BYTES) -> None:
         self.max_bytes = max_bytes
         self._items: OrderedDict[Hashable, Picture | None] = OrderedDict()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from markupsafe import Markup, escape
 
 from bot.store.records import ActionRecord
 from bot.text import Renderer
-from bot.web.source import TablePage
+from bot.web.source import Lru, TablePage
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +58,12 @@ def _level(page: TablePage, action: ActionRecord) -> str | None:
 
 
 class Sentences:
-    def __init__(self, renderer: Renderer | None = None) -> None:
+    def __init__(self, renderer: Renderer | None = None, lines: int = 20_000) -> None:
         self.renderer = renderer or Renderer()
+        # A move's line never changes (but for the names in it): written once. Pages are
+        # written in threads, hence the lock.
+        self._lines: Lru[tuple[Any, ...], LogLine] = Lru(lines)
+        self._lock = threading.Lock()
 
     def _say(self, template: str, context: Mapping[str, Any], *, locale: str, game: str,
              fallback: str | None = None) -> str:
@@ -72,6 +77,17 @@ class Sentences:
     def line(self, page: TablePage, action: ActionRecord, locale: str) -> LogLine:
         """One move's sentences on one line, as the channel's news joins them: the
         move's code is left out when its events tell it in words."""
+        key = (page.id, action.version, locale, tuple(page.names))
+        with self._lock:
+            known = self._lines.get(key)
+        if known is not None:
+            return known
+        made = self._line(page, action, locale)
+        with self._lock:
+            self._lines.put(key, made)
+        return made
+
+    def _line(self, page: TablePage, action: ActionRecord, locale: str) -> LogLine:
         game = page.record.game
         names = page.names
         name = names[action.seat] if action.seat < len(names) else "?"
