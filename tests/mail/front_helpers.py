@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
+import html
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -44,6 +45,27 @@ def reply(sent: EmailMessage, sender: str, first_line: str, *, shape: str = "gma
     msg["In-Reply-To"] = str(sent["Message-ID"])
     body = sent.get_body(("plain",))
     quoted = body.get_content() if body is not None else ""
+    if shape == "html":
+        # Outlook on the web and some phones: HTML only, the move in a div, the mail
+        # quoted in a blockquote.
+        escaped = html.escape(str(quoted)).replace("\n", "<br>")
+        msg.set_content(f"<html><body><div dir=\"ltr\">{html.escape(first_line)}</div>"
+                        f"<div class=\"gmail_quote\">On Fri, 27 Nov 2026, Urbanist "
+                        f"&lt;{BOT}&gt; wrote:<br><blockquote>{escaped}</blockquote></div>"
+                        "</body></html>", subtype="html")
+        return bytes(msg)
+    if shape == "thunderbird":
+        text = (f"{first_line}\n\nOn 27/11/2026 10:00, Urbanist wrote:\n"
+                + "\n".join("> " + line for line in str(quoted).splitlines()))
+        msg.set_content(text)
+        msg.set_param("format", "flowed")
+        return bytes(msg)
+    if shape == "french":
+        text = (f"{first_line}\n\nEnvoyé de mon iPhone\n\nLe ven. 27 nov. 2026 à 10:00, "
+                f"Urbanist <{BOT}> a écrit :\n"
+                + "\n".join("> " + line for line in str(quoted).splitlines()))
+        msg.set_content(text)
+        return bytes(msg)
     if shape == "outlook":
         text = (f"{first_line}\n\n________________________________\nFrom: Urbanist <{BOT}>\n"
                 f"Sent: Friday, November 27, 2026 10:00\nTo: {sender}\n"
