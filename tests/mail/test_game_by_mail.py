@@ -91,7 +91,8 @@ async def mail_in(table: Table, raw: bytes) -> None:
 def latest_decision(table: Table, address: str) -> EmailMessage | None:
     for message in reversed(table.outbox()):
         if str(message["To"]).lower() == address and "+t" in str(message["Reply-To"] or ""):
-            return message
+            found: EmailMessage = message
+            return found
     return None
 
 
