@@ -96,8 +96,7 @@ def parse_command(line: str) -> MailCommand | None:
     if not tokens:
         return None
     # '/join 12' (a Discord habit) reads as 'join 12'.
-    if tokens[0].startswith("/") and len(tokens[0]) > 1:
-        tokens[0] = tokens[0][1:]
+    tokens[0] = tokens[0].removeprefix("/")
     folded = [fold(token).rstrip(_TRAILING) or fold(token) for token in tokens]
     for size in range(min(_LONGEST, len(tokens)), 0, -1):
         verb = _VERBS.get(tuple(folded[:size]))

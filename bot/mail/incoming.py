@@ -291,10 +291,8 @@ def _header_str(value: object) -> str:
             decode_text(chunk, charset) if isinstance(chunk, bytes) else chunk
             for chunk, charset in decode_header(value)
         )
-    text = str(value)
-    if any("\udc80" <= ch <= "\udcff" for ch in text):
-        return decode_text(text.encode("ascii", "surrogateescape"), None)
-    return text
+    # compat32 hands a value with raw 8-bit bytes over as a Header (unknown-8bit).
+    return str(value)
 
 
 def _field(msg: Message, name: str) -> str:

@@ -79,8 +79,6 @@ def _attribution_size(lines: list[str], at: int) -> tuple[int, bool]:
     """How many lines the attribution starting at ``at`` spans (0: none), and whether it is
     a strict one. Gmail and Thunderbird wrap long attributions over two or three lines."""
     first = lines[at].strip()
-    if not first:
-        return 0, False
     if _ATTRIBUTION_START.match(first):
         joined = ""
         for size in range(1, 4):
@@ -240,6 +238,7 @@ class _TextOf(HTMLParser):
         self.lines: list[str] = []
         self.current: list[str] = []
         self.blank_before = False
+        self.after_space = True  # at the start of a line, a space is dropped
         self.skipping: str | None = None
         self.skip_depth = 0
         self.pre = 0
@@ -250,6 +249,7 @@ class _TextOf(HTMLParser):
         if line or force:
             self.lines.append(line)
         self.current = []
+        self.after_space = True
 
     def _boundary(self, tag: str) -> None:
         if tag == "br":
@@ -302,7 +302,13 @@ class _TextOf(HTMLParser):
         if self.done or self.skipping is not None:
             return
         if not self.pre:
-            self._text(re.sub(r"\s+", " ", data))
+            text = re.sub(r"\s+", " ", data)
+            # Spaces on both sides of a tag ('c <b> </b> d') read as one.
+            if text.startswith(" ") and self.after_space:
+                text = text[1:]
+            if text:
+                self.after_space = text.endswith(" ")
+            self._text(text)
             return
         *ended, rest = data.split("\n")
         for piece in ended:

@@ -162,7 +162,7 @@ class ReplyTokens:
 
 
 def _write_email(email: str) -> str:
-    if _PLAIN_EMAIL.fullmatch(email) and email.count("@") == 1:
+    if _PLAIN_EMAIL.fullmatch(email):
         return email.replace("@", "=")
     return "x" + _b32(email.encode("utf-8"))
 
@@ -170,7 +170,7 @@ def _write_email(email: str) -> str:
 def _read_email(written: str) -> str | None:
     if "=" in written:
         email = written.replace("=", "@")
-        return email if _PLAIN_EMAIL.fullmatch(email) and email.count("@") == 1 else None
+        return email if _PLAIN_EMAIL.fullmatch(email) else None
     match = _B32_EMAIL.fullmatch(written)
     raw = _unb32(match.group(1)) if match else None
     if raw is None:

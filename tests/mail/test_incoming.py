@@ -173,6 +173,29 @@ def test_missing_message_id_is_a_stable_digest_of_the_bytes() -> None:
     assert first.message_id.startswith("<") and first.message_id.endswith(">")
 
 
+@pytest.mark.parametrize(
+    ("header", "message_id"),
+    [
+        ("Message-ID: <a@b>", "<a@b>"),
+        ("Message-ID: junk <a@b> more", "<a@b>"),
+        ("Message-ID: a@b", "<a@b>"),
+        ("Message-ID: a b@c", None),
+        ("Message-ID: " + "x" * 600, None),
+        ("Message-ID:", None),
+    ],
+)
+def test_message_id_as_given_or_synthetic(header: str, message_id: str | None) -> None:
+    raw = f"From: a@example.net\n{header}\n\n1\n".encode()
+    got = parse_incoming(raw).message_id
+    assert got == message_id if message_id else got.endswith("@sha256.invalid>")
+
+
+@pytest.mark.parametrize(("byte", "text"), [(b"\x80", "€"), (b"\xff", "ÿ"), (b"\xe9", "é")])
+def test_raw_8bit_windows_1252_in_a_header(byte: bytes, text: str) -> None:
+    raw = b"From: a@example.net\nSubject: caf" + byte + b"\n\n1\n"
+    assert parse_incoming(raw).subject == "caf" + text
+
+
 def test_references_are_collected_in_order_once() -> None:
     raw = b"From: a@example.net\nIn-Reply-To: <b@x>\nReferences: <a@x>\n <b@x> <c@x>\n\n1\n"
     assert parse_incoming(raw).in_reply_to == ("<b@x>", "<a@x>", "<c@x>")
@@ -246,6 +269,42 @@ def test_classic_delay_warning_from_mailer_daemon() -> None:
     assert mail.bounce == Bounce(("late@example.com",), False, "<prompt.1.0.3@example.org>")
 
 
+def dsn(status_block: str) -> bytes:
+    return (
+        "From: MAILER-DAEMON@mx.example.net\nTo: play@example.org\nSubject: report\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
+        "--b\nContent-Type: text/plain\n\nSee below.\n"
+        "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx\n\n"
+        f"{status_block}\n--b--\n"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("block", "recipients", "permanent"),
+    [
+        ("Final-Recipient: rfc822; a@x.org\nStatus: 5.0.0", ("a@x.org",), True),
+        # Given up after retrying: failed, though the last status was temporary.
+        ("Final-Recipient: rfc822; a@x.org\nAction: failed\nStatus: 4.4.7", ("a@x.org",), True),
+        ("Final-Recipient: rfc822; a@x.org\nAction: delayed\nStatus: 4.4.1", ("a@x.org",), False),
+        ("Final-Recipient: rfc822;<A@X.org>\nAction: delivered\nStatus: 2.0.0", (), False),
+        ("Original-Recipient: rfc822; b@x.org\nAction: failed", ("b@x.org",), True),
+        ("Action: failed\nStatus: 5.1.1", (), False),
+    ],
+)
+def test_dsn_status_blocks(block: str, recipients: tuple[str, ...], permanent: bool) -> None:
+    bounce = parse_incoming(dsn(block)).bounce
+    assert bounce is not None
+    assert (bounce.recipients, bounce.permanent) == (recipients, permanent)
+
+
+def test_classic_bounce_delayed_by_its_subject_alone() -> None:
+    raw = (
+        b"From: MAILER-DAEMON@mx.example.net\nTo: play@example.org\n"
+        b"Subject: Delayed Mail (still being retried)\n\nThe message to <c@x.org> waits.\n"
+    )
+    assert parse_incoming(raw).bounce == Bounce(("c@x.org",), False, None)
+
+
 def test_classic_exim_bounce() -> None:
     raw = (
         b"Return-path: <>\nFrom: Mail Delivery System <Mailer-Daemon@mx.example.net>\n"
@@ -306,7 +365,7 @@ def nested(depth: int, leaf: str = "R7+B12") -> bytes:
 
 
 def test_nesting_within_the_limit_is_read() -> None:
-    mail = parse_incoming(nested(MAX_DEPTH - 1))
+    mail = parse_incoming(nested(MAX_DEPTH))
     assert (mail.text, mail.problem) == ("R7+B12", None)
 
 

@@ -63,6 +63,16 @@ QUOTE = "> Your move at table 12.\n> Legal moves:\n>   1. R7+B12\n"
         ("1\n\nGet Outlook for iOS", "1"),
         # A From: line alone is not a header block: the player wrote it.
         ("From: me to you, #3", "From: me to you, #3"),
+        ("1\nFrom: Bot\nSent: Fri\nhistory", "1\nFrom: Bot\nSent: Fri\nhistory"),
+        # Two headers right under From: are enough.
+        ("1\nFrom: Bot\nTo: Ann\nSubject: x\nhistory", "1"),
+        # Lines that start like an attribution, at the very end or above nothing.
+        ("R7\nOn my turn", "R7\nOn my turn"),
+        ("R7\nLe B12", "R7\nLe B12"),
+        ("1\nAnn wrote:\n\n", "1\nAnn wrote:"),
+        ("1\n\nOn Fri, Bot wrote:\n\n", "1"),
+        ("1\n________________", "1\n________________"),
+        ("1\n________________\n\n", "1\n________________"),
         # Moves are never eaten: '#', '|', '@', '+', dashes inside a line.
         ("#3", "#3"),
         ("| 3", "| 3"),
@@ -131,7 +141,7 @@ def test_unflow_ends_a_paragraph_at_a_change_of_depth() -> None:
         # Outlook desktop's Word HTML: no divRplyFwdMsg, a bordered header block instead
         # (fresh_text then cuts it as a header block).
         (
-            '<div class=WordSection1><p class=MsoNormal>take 3<o:p></o:p></p>'
+            "<div class=WordSection1><p class=MsoNormal>take 3<o:p></o:p></p>"
             '<div style="border:none;border-top:solid #E1E1E1 1.0pt"><p class=MsoNormal>'
             "<b>From:</b> Bot &lt;p@x.org&gt;<br><b>Sent:</b> Friday<br><b>To:</b> Ann<br>"
             "<b>Subject:</b> Table 12</p></div><p class=MsoNormal>history</p></div>",
@@ -144,6 +154,8 @@ def test_unflow_ends_a_paragraph_at_a_change_of_depth() -> None:
         ),
         ("<pre>line  one\n  line two</pre>", "line  one\nline two"),
         ("R7+B12<br/>second<br />third", "R7+B12\nsecond\nthird"),
+        ("<pre>x  y</pre><p>c <b>  </b> d</p>", "x  y\n\nc d"),
+        ("<pre>x  <b>y</b>  z</pre>", "x  y  z"),
         ("<div>a</div><div>b</div><div><br></div><div>c</div>", "a\nb\n\nc"),
         ("<p>a</p>\n<p>b</p>", "a\n\nb"),
         ("<p>&lt;not a tag&gt; &amp; &eacute;</p>", "<not a tag> & é"),
@@ -157,7 +169,7 @@ def test_html_to_text(html: str, text: str) -> None:
 
 def test_word_html_history_is_cut_once_read_as_text() -> None:
     html = (
-        "<p class=MsoNormal>take 3</p><div style=\"border-top:solid\"><p class=MsoNormal>"
+        '<p class=MsoNormal>take 3</p><div style="border-top:solid"><p class=MsoNormal>'
         "<b>De&nbsp;:</b> Bot<br><b>Envoy&eacute;&nbsp;:</b> vendredi<br><b>&Agrave;&nbsp;:</b>"
         " Ann<br><b>Objet&nbsp;:</b> Table 12</p></div><p>history</p>"
     )

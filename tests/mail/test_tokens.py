@@ -88,7 +88,8 @@ def test_new_secrets_differ_and_are_32_bytes() -> None:
 
 def test_bad_configuration_is_refused() -> None:
     with pytest.raises(ValueError):
-        ReplyTokens(b"short", BOT)
+        ReplyTokens(bytes(15), BOT)
+    assert ReplyTokens(bytes(16), BOT).read("x") is None  # 16 bytes is enough
     with pytest.raises(ValueError):
         ReplyTokens(SECRET, "not-an-address")
     with pytest.raises(ValueError):
