@@ -19,6 +19,7 @@ import logging
 import re
 import ssl
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aioimaplib
 
@@ -44,6 +45,7 @@ FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 120.0
 
 _UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
+_NEWS = re.compile(rb"^\*? ?\d+ (EXISTS|RECENT)\b")
 _UIDNEXT = re.compile(rb"\[UIDNEXT (\d+)\]")
 
 
@@ -96,6 +98,7 @@ class ImapSource:
         self._failed: set[int] = set()          # offered, not handled: offered again
         # Handlers under way, by (uidvalidity, uid); they outlive a dropped connection.
         self._running: dict[tuple[int, int], asyncio.Future[bool]] = {}
+        self._news = False  # the server announced new mail since the pass began
         self.connected = asyncio.Event()        # set while run() holds a session
         self.sessions = 0                       # connections run() opened so far
 
@@ -108,6 +111,7 @@ class ImapSource:
             context = self._tls_context or ssl.create_default_context()
         client = aioimaplib.IMAP4(host=s.imap_host or "", port=s.imap_port, timeout=s.timeout,
                                   conn_lost_cb=lambda _exc: lost.set(), ssl_context=context)
+        self._watch_news(client)
         try:
             await client.wait_hello_from_server()
             _check(await client.login(s.imap_user or "", s.imap_password or ""), "LOGIN")
@@ -121,6 +125,21 @@ class ImapSource:
             raise
         self._note_mailbox(_number(_UIDVALIDITY, selected), _number(_UIDNEXT, selected))
         return client
+
+    def _watch_news(self, client: aioimaplib.IMAP4) -> None:
+        """Note the server's "* n EXISTS" wherever it comes. A message delivered while
+        a SEARCH, FETCH or STORE is under way is announced in that command's answer,
+        which aioimaplib drops: unnoticed, the IDLE that follows would wait for the next
+        message to see it. (Wraps a private method: aioimaplib is pinned below 3.)"""
+        protocol = client.protocol
+        untagged = protocol._untagged_response
+
+        def spy(line: bytes) -> Any:
+            if _NEWS.match(line):
+                self._news = True
+            return untagged(line)
+
+        protocol._untagged_response = spy
 
     @staticmethod
     async def _disconnect(client: aioimaplib.IMAP4, *, polite: bool = True) -> None:
@@ -149,6 +168,7 @@ class ImapSource:
 
     async def _pass(self, client: aioimaplib.IMAP4) -> int:
         async with self._lock:
+            self._news = False
             uids = await self._search(client, "UNSEEN")
             if self._last_uid is not None:
                 # New mail too, even if a person already opened it. ('n:*' always
@@ -165,8 +185,10 @@ class ImapSource:
     @staticmethod
     async def _search(client: aioimaplib.IMAP4, *criteria: str) -> set[int]:
         found = _check(await client.uid_search(*criteria, charset=None), "UID SEARCH")
-        return {int(word) for line in found.lines[:-1] for word in bytes(line).split()
-                if word.isdigit()}
+        # Only lines of numbers: an untagged "3 EXISTS" may be among them.
+        return {int(word) for line in found.lines[:-1]
+                if all(w.isdigit() for w in bytes(line).split())
+                for word in bytes(line).split()}
 
     async def _offer(self, client: aioimaplib.IMAP4, uid: int) -> int:
         validity = self.uidvalidity or 0
@@ -262,6 +284,11 @@ class ImapSource:
             if self.connected.is_set():
                 delay = FIRST_RETRY_SECONDS   # that session worked: start the backoff anew
                 self.connected.clear()
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                # Cancelled, though the cancellation was lost on the way (Python 3.11's
+                # wait_for can swallow one, and aioimaplib waits with it everywhere).
+                raise asyncio.CancelledError
             await asyncio.sleep(delay)
             delay = min(delay * 2, LAST_RETRY_SECONDS)
 
@@ -294,7 +321,10 @@ class ImapSource:
             # IDLE until the server tells of a change, or for at most poll_seconds (a
             # message the handler refused is offered again then; servers also end IDLE
             # after ~30 minutes).
+            if self._news:
+                continue  # mail came during the pass: another pass first
             idle = await client.idle_start(timeout=wait)
-            await client.wait_server_push(timeout=wait + self._settings.timeout)
+            if not self._news:
+                await client.wait_server_push(timeout=wait + self._settings.timeout)
             client.idle_done()
             _check(await asyncio.wait_for(idle, self._settings.timeout), "IDLE")

@@ -50,6 +50,8 @@ async def running(source: ImapSource) -> AsyncIterator[asyncio.Task[None]]:
         yield task
     finally:
         task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=15)
+        assert done, "the reader did not stop when cancelled"
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
