@@ -36,7 +36,7 @@ class Inbox:
 
 
 @pytest.fixture
-async def inbox() -> Inbox:
+def inbox() -> Inbox:
     return Inbox()
 
 
