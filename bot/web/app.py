@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -63,9 +64,12 @@ class NotFound(Exception):
 
 class WebApp:
     def __init__(self, store: Store, *, poll: float = 1.0, fresh: float = 0.5,
-                 image_bytes: int = 64 * 1024 * 1024) -> None:
+                 image_bytes: int = 64 * 1024 * 1024, spread: float = 0.5) -> None:
+        """``spread``: each stream tells its page of a change after a random wait of up to
+        this many seconds, so a hundred pages do not all ask at the same instant."""
         self.store = store
         self.fresh = fresh
+        self.spread = spread
         self.source = PageSource(store, fresh=fresh)
         self.images = RenderCache(image_bytes)
         # Pages written, by (path, table change, language): after a move, a hundred
@@ -367,6 +371,8 @@ class WebApp:
                     await response.write(b": ping\n\n")
                     continue
                 known = etag
+                if self.spread > 0:
+                    await asyncio.sleep(random.uniform(0, self.spread))
                 await response.write(f"event: change\ndata: {etag}\n\n".encode())
         except (ConnectionResetError, ConnectionError):
             pass  # the reader left

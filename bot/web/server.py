@@ -42,10 +42,10 @@ class WebServer:
 
 
 async def start_web(store: Store, host: str, port: int, *, poll: float = 1.0,
-                    fresh: float = 0.5) -> WebServer:
+                    fresh: float = 0.5, spread: float = 0.5) -> WebServer:
     """Serve the pages over ``store`` (which the caller keeps and closes) on
     ``host:port`` (port 0: any free one, see ``WebServer.port``)."""
-    web_app = WebApp(store, poll=poll, fresh=fresh)
+    web_app = WebApp(store, poll=poll, fresh=fresh, spread=spread)
     runner = web.AppRunner(web_app.application(), access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -50,7 +50,7 @@ async def service(store: Store) -> AsyncIterator[TableService]:
 def webapp(store: Store) -> WebApp:
     # Every request reads the table again (fresh=0): a test sees a move at once. The
     # tests of reading once per change make their own.
-    return WebApp(store, poll=0.05, fresh=0.0)
+    return WebApp(store, poll=0.05, fresh=0.0, spread=0.0)
 
 
 @pytest.fixture

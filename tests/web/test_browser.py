@@ -30,7 +30,7 @@ if not shutil.which(CHROMIUM):
 
 @pytest.fixture
 async def server(store: Store) -> AsyncIterator[WebServer]:
-    started = await start_web(store, "127.0.0.1", 0, poll=0.1, fresh=0.0)
+    started = await start_web(store, "127.0.0.1", 0, poll=0.1, fresh=0.0, spread=0.0)
     yield started
     await started.stop()
 
