@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.history.ratings import RatedGame, Rating, Result, settle
+from bot.history.ratings import RatedGame, Rating, Result
 from bot.store import health, leases, riders
 from bot.store.leases import Lease
 from bot.store.migrations import migrate
@@ -31,8 +31,6 @@ from bot.store.records import (
     Status,
     TableRecord,
     TimerRecord,
-    VersionConflict,
-    canonical,
 )
 from bot.store.sqlite_outbox import (
     claim_outbox,
@@ -44,6 +42,15 @@ from bot.store.sqlite_outbox import (
     record_menu,
     take_menus,
 )
+from bot.store.sqlite_rows import (
+    TABLE_COLUMNS,
+    TABLE_PLACEHOLDERS,
+    rating_from_row,
+    seat_values,
+    table_from_row,
+    table_values,
+)
+from bot.store.sqlite_save import GroupCommit, settle_game, write_save
 from bot.store.sqlite_tx import Transaction as _Transaction
 
 DEFAULT_DB = "urbanist.sqlite3"
@@ -54,81 +61,11 @@ T = TypeVar("T")
 # snapshots. Private information must never reach a log line, whatever the log level.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
-_TABLE_COLUMNS = (
-    "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
-    "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level"
-)
-_TABLE_PLACEHOLDERS = ", ".join("?" * len(_TABLE_COLUMNS.split(",")))
+
 
 
 def default_db_path() -> Path:
     return Path(os.environ.get("URBANIST_DB") or DEFAULT_DB)
-
-
-def _table_values(t: TableRecord) -> tuple[Any, ...]:
-    return (
-        t.game,
-        canonical(t.options),
-        t.seed,
-        t.status,
-        t.version,
-        t.snapshot,
-        None if t.outcome is None else canonical(t.outcome),
-        t.guild_id,
-        t.channel_id,
-        t.thread_id,
-        t.locale,
-        t.host_id,
-        t.deadline_seconds,
-        canonical(list(t.reminders)),
-        t.timeout_policy,
-        t.seat_order,
-        t.max_seats,
-        t.paused_at,
-        t.status_channel_id,
-        t.status_message_id,
-        t.created_at,
-        t.updated_at,
-        int(t.bot_turn),
-        t.ai_level,
-    )
-
-
-def _table_from_row(row: sqlite3.Row) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        seed=row["seed"],
-        status=row["status"],
-        version=row["version"],
-        snapshot=row["snapshot"],
-        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        locale=row["locale"],
-        host_id=row["host_id"],
-        deadline_seconds=row["deadline_seconds"],
-        reminders=tuple(json.loads(row["reminders"])),
-        timeout_policy=row["timeout_policy"],
-        seat_order=row["seat_order"],
-        max_seats=row["max_seats"],
-        paused_at=row["paused_at"],
-        status_channel_id=row["status_channel_id"],
-        status_message_id=row["status_message_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        rev=row["rev"],
-        bot_turn=bool(row["bot_turn"]),
-        ai_level=row["ai_level"],
-    )
-
-
-def _seat_values(table_id: int, s: SeatRecord) -> tuple[Any, ...]:
-    return (table_id, s.seat, s.user_id, s.name, int(s.is_bot), s.ai_kind, int(s.dm_ok),
-            s.prompt_version)
 
 
 class SqliteStore:
@@ -144,6 +81,8 @@ class SqliteStore:
         # The last storage fault an operation met, for a front end that says it itself
         # rather than through the service's refusal (the console: one line, exit 3).
         self.fault: health.StorageError | None = None
+        # Saves arriving together commit together (one sync of the journal for many).
+        self._group = GroupCommit(self._run)
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> SqliteStore:
@@ -257,10 +196,10 @@ class SqliteStore:
         ratings: RatedGame | None = None,
     ) -> None:
         rider = riders.for_save(table.id, None if action is None else action.actor_id)
-        await self._run(_save, table, expected_version,
-                        None if seats is None else list(seats),
-                        None if timers is None else list(timers), action, list(outbox),
-                        ratings, None if rider is None else rider.sqlite)
+        await self._group.write(write_save, table, expected_version,
+                                None if seats is None else list(seats),
+                                None if timers is None else list(timers), action,
+                                list(outbox), ratings, None if rider is None else rider.sqlite)
         riders.landed(rider)
         table.rev += 1
 
@@ -279,10 +218,10 @@ class SqliteStore:
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
-        return await self._run(claim_outbox, table_id, now)
+        return await self._group.write(claim_outbox, table_id, now)
 
     async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
-        await self._run(mark_outbox, list(results), now)
+        await self._group.write(mark_outbox, list(results), now)
 
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]:
@@ -341,7 +280,7 @@ class SqliteStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         rows = await self._run(_fetchall, sql + " ORDER BY id", params)
-        return [_table_from_row(r) for r in rows]
+        return [table_from_row(r) for r in rows]
 
     async def scheduled_timers(self, before: float | None = None) -> list[ScheduledTimer]:
         # With ``before``, only the timers due by then (read through timers_by_due): the
@@ -417,7 +356,7 @@ class SqliteStore:
     async def load_ratings(self, guild_id: str, game: str) -> list[Rating]:
         rows = await self._run(_fetchall, "SELECT * FROM ratings WHERE guild_id = ? AND "
                                "game = ? ORDER BY player", (guild_id, game))
-        return [_rating_from_row(r) for r in rows]
+        return [rating_from_row(r) for r in rows]
 
 
 # The operations themselves: plain functions of a sqlite3 connection, run on its thread.
@@ -442,13 +381,13 @@ def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[Seat
                   outbox: list[OutboxRow]) -> int:
     with _Transaction(conn):
         cursor = conn.execute(
-            f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS})",
-            _table_values(table),
+            f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({TABLE_PLACEHOLDERS})",
+            table_values(table),
         )
         table_id = cursor.lastrowid
         assert table_id is not None
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [_seat_values(table_id, s) for s in seats])
+                         [seat_values(table_id, s) for s in seats])
         insert_outbox(conn, table_id, outbox)
     return table_id
 
@@ -469,7 +408,7 @@ def _load_bundle(conn: sqlite3.Connection, table_id: int
 
 def _load_table(conn: sqlite3.Connection, table_id: int) -> TableRecord | None:
     row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
-    return None if row is None else _table_from_row(row)
+    return None if row is None else table_from_row(row)
 
 
 def _load_seats(conn: sqlite3.Connection, table_id: int) -> list[SeatRecord]:
@@ -503,68 +442,7 @@ def _load_actions(conn: sqlite3.Connection, table_id: int,
     ]
 
 
-def _save(conn: sqlite3.Connection, table: TableRecord, expected_version: int | None,
-          seats: list[SeatRecord] | None, timers: list[TimerRecord] | None,
-          action: ActionRecord | None, outbox: list[OutboxRow],
-          ratings: RatedGame | None = None, ride: riders.SqliteWrite | None = None) -> None:
-    with _Transaction(conn):
-        # Conditional on the rev this copy was read at: a stale copy writes nothing.
-        sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
-               "rev = rev + 1 WHERE id = ? AND rev = ?")
-        params: tuple[Any, ...] = (*_table_values(table), table.id, table.rev)
-        if expected_version is not None:
-            sql += " AND version = ?"
-            params += (expected_version,)
-        if conn.execute(sql, params).rowcount != 1:
-            raise VersionConflict(f"table {table.id} changed since it was read "
-                                  f"(rev {table.rev}, version {expected_version})")
-        if seats is not None:
-            conn.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
-            conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             [_seat_values(table.id, s) for s in seats])
-        if timers is not None:
-            conn.execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
-            conn.executemany("INSERT OR IGNORE INTO timers VALUES (?, ?, ?, ?)",
-                             [(table.id, t.seat, t.kind, t.due_at) for t in timers])
-        if action is not None:
-            conn.execute(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (action.table_id, action.version, action.seat, canonical(action.action),
-                 action.public_text, canonical(action.events), action.source,
-                 action.actor_id, action.at),
-            )
-        insert_outbox(conn, table.id, outbox)
-        if ratings is not None:
-            _settle(conn, ratings)
-        if ride is not None:
-            ride(conn)  # a front end's rows, in this transaction (bot.store.riders)
-
-
 # -- history: results and ratings ----------------------------------------------------
-
-
-def _settle(conn: sqlite3.Connection, game: RatedGame) -> None:
-    """The history rows and new ratings of one finished table, from the ratings as they
-    are in this transaction (so two tables finishing at once never lose an update)."""
-    decisions: dict[int, dict[str, int]] = {}
-    for seat, source, count in conn.execute(
-            "SELECT seat, source, COUNT(*) FROM actions WHERE table_id = ? "
-            "GROUP BY seat, source", (game.table_id,)):
-        decisions.setdefault(int(seat), {})[str(source)] = int(count)
-    players = sorted({c.player for c in game.competitors})
-    current = {r.player: r for r in (_rating_from_row(row) for row in conn.execute(
-        f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND player IN "
-        f"({', '.join('?' * len(players))})", (game.guild_id, game.game, *players)))}
-    done = settle(game, decisions, current)
-    conn.executemany(
-        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(r.table_id, r.slot, r.guild_id, r.game, r.player, r.name, int(r.is_bot), r.rank,
-          r.score, r.finished_at, r.started_at, r.versions, r.unrated, r.mu_before,
-          r.sigma_before, r.mu, r.sigma) for r in done.results])
-    conn.executemany(
-        "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(game.guild_id, game.game, r.player, r.name, int(r.is_bot), r.mu, r.sigma, r.games,
-          r.updated_at) for r in done.ratings])
 
 
 def _rebuild_history(conn: sqlite3.Connection, games: list[RatedGame]) -> None:
@@ -572,7 +450,7 @@ def _rebuild_history(conn: sqlite3.Connection, games: list[RatedGame]) -> None:
         conn.execute("DELETE FROM results")
         conn.execute("DELETE FROM ratings")
         for game in sorted(games, key=lambda g: (g.finished_at, g.table_id)):
-            _settle(conn, game)
+            settle_game(conn, game)
 
 
 def _result_from_row(r: sqlite3.Row) -> Result:
@@ -580,11 +458,6 @@ def _result_from_row(r: sqlite3.Row) -> Result:
                   bool(r["is_bot"]), r["rank"], r["score"], r["finished_at"],
                   r["started_at"], r["versions"], r["unrated"], r["mu_before"],
                   r["sigma_before"], r["mu"], r["sigma"])
-
-
-def _rating_from_row(r: sqlite3.Row) -> Rating:
-    return Rating(r["player"], r["name"], bool(r["is_bot"]), r["mu"], r["sigma"], r["games"],
-                  r["updated_at"])
 
 
 def _first_tables(results: list[Result], limit: int | None) -> list[Result]:
