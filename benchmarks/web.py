@@ -13,7 +13,8 @@ answers (``hammer``: a closed loop, the worst case), or as the page itself does
 ETags it has).
 
 Three phases of ``--seconds`` each: idle (moves, no viewer) for the floor, then the
-viewers following, then hammering.
+viewers following, then hammering. ``--apart`` serves the pages from their own process
+(``urbanist web`` over the same SQLite file, read-only) instead of the bot's.
 
     python benchmarks/web.py [--viewers 100] [--seconds 10] [--game ginkgopolis]
 """
@@ -205,24 +206,47 @@ async def main(args: argparse.Namespace) -> None:
     store = await SqliteStore.open(os.path.join(folder, "bench.sqlite3"))
     service = TableService(store, MemoryNotifier())
     alice = Actor("u0", "Alice")
-    info = await service.create(alice, args.game, seed=7, guild_id="g1",
-                                settings=TableSettings(seat_order="join", ai_level="easy"))
-    for _ in range(args.seats - 1):
-        await service.add_bot(info.id, alice, level="easy")
-    await service.start(info.id, alice)
+
+    async def table() -> int:
+        """A fresh table for each phase: a game never ends in the middle of one."""
+        info = await service.create(alice, args.game, seed=7, guild_id="g1",
+                                    settings=TableSettings(seat_order="join",
+                                                           ai_level="easy"))
+        for _ in range(args.seats - 1):
+            await service.add_bot(info.id, alice, level="easy")
+        await service.start(info.id, alice)
+        return info.id
+
     server = await start_web(store, "127.0.0.1", 0)
+    port = server.port
+    apart = None
+    if args.apart:
+        import socket
+        import subprocess
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        apart = subprocess.Popen([sys.executable, "-m", "bot.cli", "web",
+                                  f"127.0.0.1:{port}", "--db", store.path],
+                                 stderr=subprocess.DEVNULL)
+        await asyncio.sleep(3)  # its start
     try:
-        idle = await phase(service, info.id, args.seconds, args.move_every, 0, server.port)
-        following = await phase(service, info.id, args.seconds, args.move_every,
-                                args.viewers, server.port, "follow")
-        loaded = await phase(service, info.id, args.seconds, args.move_every, args.viewers,
-                             server.port, "hammer")
+        idle = await phase(service, await table(), args.seconds, args.move_every, 0,
+                           server.port)
+        following = await phase(service, await table(), args.seconds, args.move_every,
+                                args.viewers, port, "follow")
+        loaded = await phase(service, await table(), args.seconds, args.move_every,
+                             args.viewers, port, "hammer")
     finally:
+        if apart is not None:
+            apart.terminate()
+            apart.wait()
         await server.stop()
         await service.close()
         await store.close()
     web = server.app
-    report = {"game": args.game, "seats": args.seats, "viewers": args.viewers,
+    report = {"apart": args.apart, "game": args.game, "seats": args.seats, "viewers": args.viewers,
               "seconds": args.seconds, "idle": idle, "following": following,
               "loaded": loaded,
               "boards_drawn": web.images.drawn, "table_reads": web.source.reads,
@@ -230,7 +254,8 @@ async def main(args: argparse.Namespace) -> None:
     print(json.dumps(report, indent=2))
     for name, run in (("following", following), ("hammering", loaded)):
         v = run["viewers"]
-        print(f"\n{args.viewers} viewers {name} one live {args.game} table, "
+        where = "from their own process" if args.apart else "from the bot's process"
+        print(f"\n{args.viewers} viewers {name} one live {args.game} table (pages {where}), "
               f"{args.seconds:.0f} s: {v['pages_per_s']:.0f} pages/s and "
               f"{v['images_per_s']:.0f} images/s (request p50 {v['p50_ms']:.0f} ms, p99 "
               f"{v['p99_ms']:.0f} ms, {v['errors']} errors, {v['change_events']} change "
@@ -241,8 +266,9 @@ async def main(args: argparse.Namespace) -> None:
         print(f"  a move with the bots' answers: mean {run['move_ms_mean']:.0f} ms, max "
               f"{run['move_ms_max']:.0f} ms (idle: mean {idle['move_ms_mean']:.0f} ms, max "
               f"{idle['move_ms_max']:.0f} ms)")
-    print(f"\nboards drawn {web.images.drawn}, pages written {web.pages.drawn}, table "
-          f"reads {web.source.reads}")
+    if not args.apart:
+        print(f"\nboards drawn {web.images.drawn}, pages written {web.pages.drawn}, table "
+              f"reads {web.source.reads}")
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -251,4 +277,6 @@ if __name__ == "__main__":
     parser.add_argument("--game", default="ginkgopolis")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--move-every", type=float, default=1.0)
+    parser.add_argument("--apart", action="store_true",
+                        help="serve the pages from their own process (urbanist web)")
     asyncio.run(main(parser.parse_args()))
