@@ -124,6 +124,16 @@ async def _write(store: Store, sql: str, params: Sequence[Any]) -> list[tuple[An
     return await _fetch(store, sql, params)
 
 
+async def ready(store: Store) -> bool:
+    """Whether the database has the pages' tables (a database older than them, which
+    the bot's start migrates, has not; ``urbanist web`` only reads)."""
+    try:
+        await _fetch(store, "SELECT 1 FROM table_pages LIMIT 1", [])
+    except Exception:
+        return False
+    return True
+
+
 async def access(store: Store, table_id: int) -> PageAccess:
     rows = await _fetch(store, _spelled(_ACCESS, store), [table_id])
     if not rows:

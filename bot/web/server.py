@@ -69,8 +69,17 @@ async def open_for_pages(target: str | Path) -> Store:
     return await open_read_only(str(target))
 
 
-async def serve(target: str | Path, host: str, port: int) -> None:
+async def serve(target: str | Path, host: str, port: int) -> int:
+    from bot.store import pages
+    from bot.store.factory import describe
+
     store = await open_for_pages(target)
+    if not await pages.ready(store):
+        await store.close()
+        print(f"urbanist web: the database {describe(target)} is older than the table "
+              "pages: start the bot on it once (it brings the database up to date), then "
+              "try again", file=sys.stderr)
+        return 3
     server = await start_web(store, host, port)
     print(f"urbanist web: serving the table pages on http://{host}:{server.port}/",
           file=sys.stderr)
@@ -84,6 +93,7 @@ async def serve(target: str | Path, host: str, port: int) -> None:
     finally:
         await server.stop()
         await store.close()
+    return 0
 
 
 def web_command(args: argparse.Namespace) -> int:
@@ -92,8 +102,7 @@ def web_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     host, port = args.listen
-    asyncio.run(serve(args.db or default_target(), host, port))
-    return 0
+    return asyncio.run(serve(args.db or default_target(), host, port))
 
 
 def public_url() -> str | None:
