@@ -10,6 +10,7 @@ from bot.store import Store, pages
 from tests.web.webgames import live_table, play_one
 
 SUFFIXES = ("", "/replay/1", "/board-1.png", "/replay")
+BACKENDS = ("sqlite", "postgres")
 
 
 async def test_a_private_tables_number_is_refused_while_its_token_works(
