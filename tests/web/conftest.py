@@ -4,6 +4,7 @@ aiohttp's test server over the same store."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +26,9 @@ from bot.store import Store, open_store
 from bot.web.app import WebApp
 
 _FIXTURES = (backend, db_url, pg_server)  # store_backends' fixtures, used by name
+# Bots play the cheap AI: the pages, not the search, are under test (a table made through
+# Discord gets the default level).
+os.environ["URBANIST_BOT_LEVEL"] = "easy"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -92,18 +92,38 @@ async def public_log(store: Store, table_id: int) -> list[str]:
     return told
 
 
-async def states(store: Store, table_id: int) -> list[tuple[int, Any]]:
-    """(version, engine state) from the setup to the end, replayed from the log."""
+async def markers_by_version(store: Store, table_id: int, only: set[int] | None = None
+                             ) -> list[tuple[int, set[str]]]:
+    """(version, the private markers then) from the setup to the end (or at the versions
+    ``only``), replayed from the log; what the log told by a version is public by then (a
+    card drawn from the open offer), so it is no marker."""
     table = await store.load_table(table_id)
     assert table is not None
     seats = len(await store.load_seats(table_id))
     game = get_game(table.game)
+    told = await public_log(store, table_id)
     state = game.setup(seats, table.options, table.seed)
-    found = [(1, game.state_from_json(game.state_to_json(state)))]
+    found = []
+    if only is None or 1 in only:
+        found.append((1, markers_of(table.game, state, seats, told[0])))
     for record in await store.load_actions(table_id):
         game.apply(state, record.seat, game.action_from_json(record.action))
-        found.append((record.version, game.state_from_json(game.state_to_json(state))))
+        if only is None or record.version in only:
+            found.append((record.version, markers_of(table.game, state, seats,
+                                                     told[record.version - 1])))
     return found
+
+
+async def final_markers(store: Store, table_id: int) -> set[str]:
+    """The markers at the end, but for what the whole log and the scores revealed."""
+    table = await store.load_table(table_id)
+    assert table is not None and table.snapshot is not None
+    game = get_game(table.game)
+    state = game.state_from_json(json.loads(table.snapshot))
+    told = (await public_log(store, table_id))[-1]
+    seats = len(await store.load_seats(table_id))
+    return markers_of(table.game, state, seats,
+                      told + json.dumps(table.outcome, ensure_ascii=False))
 
 
 def leaked(text: str, markers: set[str]) -> set[str]:
