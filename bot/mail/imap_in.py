@@ -49,6 +49,25 @@ _NEWS = re.compile(rb"^\*? ?\d+ (EXISTS|RECENT)\b")
 _UIDNEXT = re.compile(rb"\[UIDNEXT (\d+)\]")
 
 
+def _raise_if_cancelled() -> None:
+    """Python 3.11's wait_for, which aioimaplib waits with everywhere, swallows a
+    cancellation that comes as its inner wait completes: the task is still marked as
+    being cancelled, so it stops here."""
+    me = asyncio.current_task()
+    if me is not None and me.cancelling():
+        raise asyncio.CancelledError
+
+
+async def _stop(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` and wait for its end, cancelling again if a cancellation was
+    swallowed (see ``_raise_if_cancelled``)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.5)
+    if not task.cancelled():
+        task.exception()   # retrieved: it was logged or raised by the caller already
+
+
 class ImapError(Exception):
     """The server refused something the reader needs (login, folder, a command)."""
 
@@ -100,6 +119,7 @@ class ImapSource:
         self._running: dict[tuple[int, int], asyncio.Future[bool]] = {}
         self._news = False  # the server announced new mail since the pass began
         self.connected = asyncio.Event()        # set while run() holds a session
+        self.waiting = asyncio.Event()          # set while run() waits (IDLE or a poll)
         self.sessions = 0                       # connections run() opened so far
 
     # -- connections --------------------------------------------------------------
@@ -284,17 +304,18 @@ class ImapSource:
             if self.connected.is_set():
                 delay = FIRST_RETRY_SECONDS   # that session worked: start the backoff anew
                 self.connected.clear()
-            me = asyncio.current_task()
-            if me is not None and me.cancelling():
-                # Cancelled, though the cancellation was lost on the way (Python 3.11's
-                # wait_for can swallow one, and aioimaplib waits with it everywhere).
-                raise asyncio.CancelledError
+            _raise_if_cancelled()
             await asyncio.sleep(delay)
             delay = min(delay * 2, LAST_RETRY_SECONDS)
 
     async def _session(self) -> None:
         lost = asyncio.Event()
         client = await self._connect(lost)
+        try:
+            _raise_if_cancelled()
+        except asyncio.CancelledError:
+            await self._disconnect(client)
+            raise
         self.sessions += 1
         self.connected.set()
         body = asyncio.ensure_future(self._serve(client))
@@ -305,26 +326,45 @@ class ImapSource:
                 body.result()
             raise ConnectionError("the IMAP server closed the connection")
         finally:
-            for task in (body, dropped):
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
-            await self._disconnect(client, polite=not lost.is_set())
+            try:
+                await _stop(body)
+                await _stop(dropped)
+            finally:
+                await self._disconnect(client, polite=not lost.is_set())
 
     async def _serve(self, client: aioimaplib.IMAP4) -> None:
         wait = self._settings.poll_seconds
+        pushes: asyncio.Queue[Any] = client.protocol.idle_queue
         while True:
+            _raise_if_cancelled()
             await self._pass(client)
             if not self.uses_idle:
-                await asyncio.sleep(wait)
+                self.waiting.set()
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    self.waiting.clear()
                 continue
-            # IDLE until the server tells of a change, or for at most poll_seconds (a
-            # message the handler refused is offered again then; servers also end IDLE
-            # after ~30 minutes).
+            # Some servers (pymap) announce in IDLE only what changes once it has begun:
+            # a NOOP first collects what came during the pass.
+            _check(await client.noop(), "NOOP")
             if self._news:
                 continue  # mail came during the pass: another pass first
+            while not pushes.empty():
+                pushes.get_nowait()   # what the last IDLE left: the pass has seen it
+            # IDLE until the server tells of a change, or for at most poll_seconds (a
+            # message the handler refused is offered again then, and so is one announced
+            # in the instant before IDLE began; servers also end IDLE after ~30 minutes).
             idle = await client.idle_start(timeout=wait)
             if not self._news:
-                await client.wait_server_push(timeout=wait + self._settings.timeout)
+                self.waiting.set()
+                try:
+                    # Not aioimaplib's wait_server_push: its wait_for can swallow a
+                    # cancellation (Python 3.11); asyncio.timeout does not.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(wait + self._settings.timeout):
+                            await pushes.get()
+                finally:
+                    self.waiting.clear()
             client.idle_done()
             _check(await asyncio.wait_for(idle, self._settings.timeout), "IDLE")

@@ -174,6 +174,7 @@ async def test_idle_wakes_the_reader_on_new_mail(imap_server: ImapTestServer) ->
     source = ImapSource(imap_server.settings_for(BOT, poll_seconds=3600.0), handler)
     async with running(source):
         assert source.uses_idle
+        await until(source.waiting.is_set)    # in IDLE, with nothing to read
         uid = imap_server.append(mail(1))
         await until(lambda: len(handler.got) == 1)
     assert handler.got == [(uid, mail(1))]
@@ -185,6 +186,7 @@ async def test_without_idle_the_reader_polls(imap_server_polling: ImapTestServer
     source = ImapSource(imap_server_polling.settings_for(BOT, poll_seconds=0.1), handler)
     async with running(source):
         assert not source.uses_idle
+        await until(source.waiting.is_set)
         uid = imap_server_polling.append(mail(1))
         await until(lambda: len(handler.got) == 1)
     assert handler.got == [(uid, mail(1))]
@@ -195,20 +197,24 @@ async def test_the_reader_reconnects_after_a_dropped_connection(
     handler = Recorder()
     source = ImapSource(imap_server.settings_for(BOT, poll_seconds=3600.0), handler)
     async with running(source) as task:
+        await until(source.waiting.is_set)
         first = imap_server.append(mail(1))
         await until(lambda: len(handler.got) == 1)
         imap_server.drop_connections()
+        await until(lambda: source.sessions == 2 and source.waiting.is_set())
         second = imap_server.append(mail(2))
         await until(lambda: len(handler.got) == 2)
-        # An outage: the server goes away, comes back, and mail waiting is read.
+        # An outage: the server goes away for a while (the reader's first attempts
+        # are refused), then comes back.
         imap_server.stop()
-        await asyncio.sleep(0.3)
+        await until(lambda: not source.connected.is_set())
+        await asyncio.sleep(0.6)
         imap_server.start()
+        await until(lambda: source.sessions == 3 and source.waiting.is_set())
         third = imap_server.append(mail(3))
         await until(lambda: len(handler.got) == 3)
         assert not task.done()
     assert [u for u, _ in handler.got] == [first, second, third]
-    assert source.sessions >= 3
 
 
 async def test_a_commit_under_way_when_the_connection_drops_counts_once(
@@ -232,7 +238,7 @@ async def test_a_commit_under_way_when_the_connection_drops_counts_once(
         await asyncio.sleep(0.2)
         release.set()
         # Marked read on the next connection, and not handed over again.
-        await until(lambda: imap_server.unseen() == [])
+        await until(lambda: imap_server.unseen() == [] and source.waiting.is_set())
         later = imap_server.append(mail(2))
         await until(lambda: len(calls) == 2)
     assert calls == [uid, later]
