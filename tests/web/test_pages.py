@@ -207,3 +207,17 @@ async def test_a_players_page_lists_their_finished_games_and_ratings(
     words = text_of(html)
     assert f'href="/t/{shown}"' in html and f'href="/t/{kept}"' not in html
     assert "Ratings" in words and "Skybridge" in words
+
+
+def test_every_word_of_the_pages_is_said_in_both_languages() -> None:
+    from bot.text import TEMPLATES
+
+    def macros(locale: str) -> set[str]:
+        text = (TEMPLATES / locale / "web" / "_words.html").read_text("utf-8")
+        return set(re.findall(r"\{% macro (\w+)\(", text))
+
+    assert macros("en") == macros("fr")
+    used = set()
+    for page in (TEMPLATES / "en" / "web").glob("*.html"):
+        used |= set(re.findall(r"\bw\.(\w+)\(", page.read_text("utf-8")))
+    assert used <= macros("en") and len(used) > 30
