@@ -16,16 +16,19 @@ from engine.core import get_game
 from tests.web.webgames import (
     GAMES,
     bot_game,
-    final_markers,
+    current_markers,
     leaked,
+    live_table,
     markers_by_version,
     markers_of,
+    play_one,
     public_log,
 )
 
 # Games whose seats hold something hidden that the markers can name (Skybridge deals
 # no hand; Quadropolis's picks are written as moves only while secret).
 HIDDEN = ("ginkgopolis", "neotopia")
+MOVES = 25  # a player's moves checked on a live page, per game
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -41,7 +44,7 @@ async def test_no_private_marker_on_any_page(game: str, service: TableService, s
         assert answer.status == 200
         assert not leaked(await answer.text(), markers), version
     # The table's page has the whole log: what it revealed on the way is no secret.
-    final = await final_markers(store, table_id)
+    final = await current_markers(store, table_id)
     for lang in ("en", "fr"):
         for path in (f"/t/{table_id}", "/", "/u/bot:random"):
             answer = await client.get(f"{path}?lang={lang}")
@@ -50,6 +53,23 @@ async def test_no_private_marker_on_any_page(game: str, service: TableService, s
     if game in HIDDEN:
         # The sweep looked for something: the hands were full of markers.
         assert len(every) >= 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_private_marker_on_a_live_page(game: str, service: TableService,
+                                                store: Store,
+                                                client: TestClient[object, object]) -> None:
+    """The live page (whose turn, the log so far, the board) at each of a player's
+    decisions, for her first moves of the game, in both languages."""
+    table_id = await live_table(service, game, seed=3)
+    for _ in range(MOVES):
+        markers = await current_markers(store, table_id)
+        for lang in ("en", "fr"):
+            html = await (await client.get(f"/t/{table_id}?lang={lang}")).text()
+            assert not leaked(html, markers), (await service.info(table_id)).version
+        if (await service.info(table_id)).status != "running":
+            break
+        await play_one(service, table_id)
 
 
 async def test_the_markers_would_show_a_hand_on_a_page(service: TableService,

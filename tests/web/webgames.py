@@ -114,8 +114,9 @@ async def markers_by_version(store: Store, table_id: int, only: set[int] | None 
     return found
 
 
-async def final_markers(store: Store, table_id: int) -> set[str]:
-    """The markers at the end, but for what the whole log and the scores revealed."""
+async def current_markers(store: Store, table_id: int) -> set[str]:
+    """The markers now, but for what the log so far (and the scores, once over)
+    revealed."""
     table = await store.load_table(table_id)
     assert table is not None and table.snapshot is not None
     game = get_game(table.game)
