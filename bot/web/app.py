@@ -107,7 +107,7 @@ class WebApp:
     async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             response = await handler(request)
-        except NotFound:
+        except (NotFound, web.HTTPNotFound):  # ours, or an address no route matches
             response = self._not_found(request)
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)

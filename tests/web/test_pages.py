@@ -123,10 +123,12 @@ async def test_a_lobby_has_a_page_but_no_board_nor_replay(
 
 async def test_unknown_tables_and_odd_addresses_are_refused_politely(
         client: TestClient[object, object]) -> None:
-    for path in ("/t/999", "/t/99999999999999999", "/p/" + "x" * 22, "/t/1/board-1.png",
+    for path in ("/t/999", "/t/99999999999999999", "/t/" + "9" * 30, "/p/short", "/nothing",
+                 "/p/" + "x" * 22, "/t/1/board-1.png",
                  "/u/nobody", "/static/../pyproject.toml", "/static/nothing.css"):
         answer = await client.get(path)
         assert answer.status == 404, path
+        assert "There is no such page" in text_of(await answer.text()), path
     words = text_of(await (await client.get("/t/999?lang=fr")).text())
     assert "Cette page n'existe pas" in words
 
