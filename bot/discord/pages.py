@@ -20,9 +20,7 @@ log = logging.getLogger(__name__)
 
 
 async def link_of(fe: Frontend, info: TableInfo) -> str | None:
-    """The table's page (None without ``URBANIST_PUBLIC_URL``, or in the lobby)."""
-    if info.status == "lobby":
-        return None
+    """The table's page (None without ``URBANIST_PUBLIC_URL``)."""
     return await table_link(fe.service.store, info.id)
 
 
@@ -63,7 +61,7 @@ async def refresh_status(interaction: discord.Interaction[Any], info: TableInfo)
     status = getattr(notifier, "status", None)
     fe: Frontend = client.frontend
     channel = await fe.channel(info)
-    if status is None or channel is None or info.status == "lobby":
+    if status is None or channel is None:
         return
     with contextlib.suppress(discord.HTTPException):
         await status.show(info, channel)

@@ -30,9 +30,9 @@ async def test_the_link_is_where_the_table_is_shown(world: World,
     monkeypatch.setenv("URBANIST_PUBLIC_URL", SITE + "/")
     info = await open_table(world, "skybridge", humans=1, bots=1)
     alice = world.people[0]
-    assert SITE not in world.status_message(info.id).content  # a lobby has no page yet
-    await alice.click(world.status_message(info.id), custom_id=f"urb:l:start:{info.id}")
     link = f"<{SITE}/t/{info.id}>"
+    assert f"Watch the table on the web: {link}" in world.status_message(info.id).content
+    await alice.click(world.status_message(info.id), custom_id=f"urb:l:start:{info.id}")
     assert link in world.status_message(info.id).content
     result = await world.spectator.slash(world.channel, "table status")
     assert link in result.response.content

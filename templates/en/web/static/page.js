@@ -32,7 +32,14 @@ function follow() {
       const next = fresh.querySelector("main");
       const current = document.querySelector("main");
       if (!next || !current) return;
+      // Keep the reader's place: the focused link by its address, and the scroll.
+      const focused = current.contains(document.activeElement) ? document.activeElement : null;
+      const href = focused && focused.getAttribute("href");
       current.replaceWith(next);
+      if (href) {
+        const again = next.querySelector('[href="' + CSS.escape(href) + '"]');
+        if (again) again.focus({ preventScroll: true });
+      }
       document.title = fresh.title;
       localTimes(next);
       const status = next.querySelector("[data-updated]");
