@@ -153,8 +153,9 @@ class PageSource:
         actions = (old.actions if old else ()) + tuple(added)
         if actions and actions[-1].version != record.version:
             # A write landed between the two reads (or an old copy's actions do not
-            # match): read the whole log again.
-            actions = tuple(await self.store.load_actions(table_id))
+            # match): read the whole log again, and keep it to the table as read.
+            actions = tuple(a for a in await self.store.load_actions(table_id)
+                            if a.version <= record.version)
         page = await asyncio.to_thread(self._build, record, seats, timers, actions)
         self._pages.put(table_id, (self._now(), page))
         return page

@@ -62,6 +62,10 @@ async def test_a_move_arrives_on_an_open_page_without_reloading(
     table = await live_table(service)
     page = await browser.new_page()
     await page.goto(url(server, f"/t/{table}"))
+    # The deadline, written in UTC by the server, is said in the reader's own zone.
+    deadline = page.locator("p.turn time")
+    assert await deadline.get_attribute("datetime")
+    assert "UTC" not in await deadline.inner_text()
     before = (await service.info(table)).version
     assert await page.locator(f"#v{before}").count() == 1
     await page.evaluate("window.stayed = true")  # gone if the page reloads
