@@ -165,6 +165,11 @@ def test_recipients_come_from_to_cc_and_delivery_headers_once_each() -> None:
     )
 
 
+def test_an_empty_group_gives_no_recipient() -> None:
+    raw = b"From: a@example.net\nTo: undisclosed-recipients:;\n\n1\n"
+    assert parse_incoming(raw).recipients == ()
+
+
 def test_missing_message_id_is_a_stable_digest_of_the_bytes() -> None:
     raw = b"From: a@example.net\nTo: play@example.org\n\n1\n"
     first, again = parse_incoming(raw), parse_incoming(raw)
@@ -180,7 +185,8 @@ def test_missing_message_id_is_a_stable_digest_of_the_bytes() -> None:
         ("Message-ID: junk <a@b> more", "<a@b>"),
         ("Message-ID: a@b", "<a@b>"),
         ("Message-ID: a b@c", None),
-        ("Message-ID: " + "x" * 600, None),
+        ("Message-ID: " + "x" * 500, "<" + "x" * 500 + ">"),
+        ("Message-ID: " + "x" * 501, None),
         ("Message-ID:", None),
     ],
 )
@@ -295,6 +301,14 @@ def test_dsn_status_blocks(block: str, recipients: tuple[str, ...], permanent: b
     bounce = parse_incoming(dsn(block)).bounce
     assert bounce is not None
     assert (bounce.recipients, bounce.permanent) == (recipients, permanent)
+
+
+def test_classic_bounce_with_a_final_5xx_after_temporary_4xx_is_permanent() -> None:
+    raw = (
+        b"From: MAILER-DAEMON@mx.example.net\nTo: play@example.org\nSubject: failure notice\n\n"
+        b"<d@x.org>: temporary failure 451 4.4.1, then 550 5.1.1 user unknown\n"
+    )
+    assert parse_incoming(raw).bounce == Bounce(("d@x.org",), True, None)
 
 
 def test_classic_bounce_delayed_by_its_subject_alone() -> None:

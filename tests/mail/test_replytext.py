@@ -70,6 +70,9 @@ QUOTE = "> Your move at table 12.\n> Legal moves:\n>   1. R7+B12\n"
         ("R7\nOn my turn", "R7\nOn my turn"),
         ("R7\nLe B12", "R7\nLe B12"),
         ("1\nAnn wrote:\n\n", "1\nAnn wrote:"),
+        # An attribution is read over three lines at most; past that, only its last
+        # line reads as a loose one.
+        ("1\nOn Fri,\nNov 27\n2026, Bot\n<p@x.org> wrote:\n> x", "1\nOn Fri,\nNov 27\n2026, Bot"),
         ("1\n\nOn Fri, Bot wrote:\n\n", "1"),
         ("1\n________________", "1\n________________"),
         ("1\n________________\n\n", "1\n________________"),
