@@ -167,48 +167,47 @@ class DeliveryWorker:
                 await self.on_failed(note, error)
 
     async def run_table(self, table_id: int) -> list[Failure]:
-        """Send the table's due rows, batch after batch, until none is due; returns the
-        notifications that failed for good."""
+        """Send the table's due rows; returns the notifications that failed for good."""
         failures: list[Failure] = []
-        for _ in range(100):  # bounded: a transport that keeps re-queueing cannot spin
-            now = self.clock.now()
-            rows = await self.store.claim_outbox(table_id, now)
-            if not rows:
-                return failures
-            notes = [
-                dataclasses.replace(
-                    Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
-                    in_doubt=r.state == "sending", sent=r.sent)
-                for r in rows
-            ]
-            if self.fill is not None:
-                try:
-                    notes = await self.fill(notes)
-                except Exception as exc:
-                    # Nothing was handed to the transport: the rows wait for the next try
-                    # as they were (a database that cannot be read now, say).
-                    log.warning("table %d: could not make the messages owed (%r)",
-                                table_id, exc)
-                    outcome_later = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
-                    results, failed = self._results(rows, outcome_later, self.clock.now())
-                    await self.store.mark_outbox(results, self.clock.now())
-                    failures += failed
-                    self._wake(table_id, min(r.due_at for r in results))
-                    return failures
-            broken = False
+        # One pass: rows committed meanwhile come with their own kick (``_again``), or,
+        # with an inline transport, with their own commit's call under the lock.
+        now = self.clock.now()
+        rows = await self.store.claim_outbox(table_id, now)
+        if not rows:
+            return failures
+        notes = [
+            dataclasses.replace(
+                Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
+                in_doubt=r.state == "sending", sent=r.sent)
+            for r in rows
+        ]
+        if self.fill is not None:
             try:
-                outcome: Mapping[int, object] = await self.notifier.deliver(notes) or {}
+                notes = await self.fill(notes)
             except Exception as exc:
-                log.exception("table %d: the transport failed", table_id)
-                outcome = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
-                broken = True
-            results, failed = self._results(rows, outcome, self.clock.now(), in_doubt=broken)
-            await self.store.mark_outbox(results, self.clock.now())
-            failures += failed
-            retry = [r.due_at for r in results if r.state in ("pending", "sending")]
-            if retry:
-                self._wake(table_id, min(retry))
+                # Nothing was handed to the transport: the rows wait for the next try
+                # as they were (a database that cannot be read now, say).
+                log.warning("table %d: could not make the messages owed (%r)",
+                            table_id, exc)
+                outcome_later = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
+                results, failed = self._results(rows, outcome_later, self.clock.now())
+                await self.store.mark_outbox(results, self.clock.now())
+                failures += failed
+                self._wake(table_id, min(r.due_at for r in results))
                 return failures
+        broken = False
+        try:
+            outcome: Mapping[int, object] = await self.notifier.deliver(notes) or {}
+        except Exception as exc:
+            log.exception("table %d: the transport failed", table_id)
+            outcome = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
+            broken = True
+        results, failed = self._results(rows, outcome, self.clock.now(), in_doubt=broken)
+        await self.store.mark_outbox(results, self.clock.now())
+        failures += failed
+        retry = [r.due_at for r in results if r.state in ("pending", "sending")]
+        if retry:
+            self._wake(table_id, min(retry))
         return failures
 
     def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object], now: float,

@@ -144,7 +144,11 @@ class TurnVerbs(Queries):
                                          level=level, action_note=action_note)
                 return [*made, *(extra(t) if extra is not None else [])]
 
-            await self._write(live, record, seats=seats, timers=timers, action=entry,
+            # Seats and timers unchanged (another seat's pick, a step of the same
+            # decision) are not written again: fewer rows, fewer pages in the journal.
+            await self._write(live, record, seats=None if seats == live.seats else seats,
+                              timers=None if sorted(timers) == live.timers else timers,
+                              action=entry,
                               expected_version=old.version, state=state, notes=notes)
         except BaseException:
             # The engine state in memory has moved but the database may not have: forget
