@@ -117,7 +117,7 @@ class WebApp:
         locale = choose_locale(request.query.get("lang"), None,
                                request.headers.get("Accept-Language"))
         body = self.views.render("not_found.html", locale, {"lang_links": self._langs(
-            request, None)})
+            request, locale)})
         return web.Response(text=body, status=404, content_type="text/html")
 
     # ---------------------------------------------------------------- finding a table
