@@ -60,8 +60,9 @@ _RULE = re.compile(r"[_\-=*]{8,}")
 _SIGNATURE = re.compile(r"--\s?")
 _MOBILE = re.compile(
     r"(sent from my |sent from (outlook|mail|yahoo)|sent with |get outlook for "
-    r"|envoyé de mon |envoyé depuis |envoyé à partir de |téléchargez outlook"
-    r"|von meinem .{1,40} gesendet|gesendet von )",
+    r"|envoyé de mon |envoyé depuis |envoyé à partir de |t[ée]l[ée]charge[rz] outlook"
+    r"|obtenir outlook pour |holen sie sich outlook |von meinem .{1,40} gesendet"
+    r"|gesendet von )",
     re.I,
 )
 
@@ -144,7 +145,7 @@ def fresh_text(text: str) -> str:
 
 
 def _trim(lines: list[str]) -> str:
-    text = "\n".join(lines).strip("\n")
+    text = "\n".join(lines).strip()
     # Runs of blank lines left where quotes were cut out read as one.
     return re.sub(r"\n{3,}", "\n\n", text)
 

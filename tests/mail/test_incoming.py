@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import random
+from email.parser import BytesParser
+from email.policy import compat32
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,9 @@ REPLIES = {
     "html_only_latin1.eml": ("R7+B12", "R7+B12\n\nDéjà joué ? Non : c\u2019est mon coup."),
     "plain_sig_move.eml": ("#3", "#3"),
     "attachments.eml": ("A2@B3", "A2@B3"),
+    "yahoo.eml": ("R7+B12", "R7+B12"),
+    "outlook_ios_de.eml": ("A2@B3", "A2@B3"),
+    "thunderbird_html_bottom.eml": ("take 3", "take 3\n\nCheers,\nAnn"),
 }
 
 
@@ -53,6 +58,34 @@ def test_reply_shapes_give_the_fresh_text(name: str) -> None:
     assert mail.problem is None
     assert not mail.automatic and mail.bounce is None
     assert SEAT in mail.recipients
+
+
+def without_plain(raw: bytes) -> bytes | None:
+    """The sample with its text/plain alternatives taken out (None: it has none)."""
+    msg = BytesParser(policy=compat32).parsebytes(raw)
+    found = False
+    for part in msg.walk():
+        if part.get_content_type() == "multipart/alternative":
+            payload = part.get_payload()
+            kept = [sub for sub in payload if sub.get_content_type() != "text/plain"]
+            found = found or len(kept) < len(payload)
+            part.set_payload(kept)
+    return msg.as_bytes() if found else None
+
+
+WITH_HTML = [name for name in sorted(REPLIES) if without_plain(sample(name)) is not None]
+
+
+def test_gmail_outlook_apple_thunderbird_and_yahoo_samples_have_html_alternatives() -> None:
+    assert {"gmail_top.eml", "outlook_top.eml", "iphone.eml", "yahoo.eml"} <= set(WITH_HTML)
+    assert "thunderbird_html_bottom.eml" in WITH_HTML
+
+
+@pytest.mark.parametrize("name", WITH_HTML)
+def test_html_alternatives_alone_give_the_same_first_line(name: str) -> None:
+    html_only = without_plain(sample(name))
+    assert html_only is not None
+    assert command_line(parse_incoming(html_only)) == REPLIES[name][0]
 
 
 def test_every_sample_is_covered() -> None:

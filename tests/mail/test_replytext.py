@@ -61,6 +61,8 @@ QUOTE = "> Your move at table 12.\n> Legal moves:\n>   1. R7+B12\n"
         ("1\n\nEnvoyé de mon iPhone", "1"),
         ("1\n\nVon meinem iPhone gesendet", "1"),
         ("1\n\nGet Outlook for iOS", "1"),
+        ("1\n\nHolen Sie sich Outlook für Android<https://aka.ms/AAb9ysg>", "1"),
+        ("1\n\nObtenir Outlook pour iOS<https://aka.ms/o0ukef>", "1"),
         # A From: line alone is not a header block: the player wrote it.
         ("From: me to you, #3", "From: me to you, #3"),
         ("1\nFrom: Bot\nSent: Fri\nhistory", "1\nFrom: Bot\nSent: Fri\nhistory"),
