@@ -45,8 +45,8 @@ FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 120.0
 
 _UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
-_NEWS = re.compile(rb"^\*? ?\d+ (EXISTS|RECENT)\b")
 _UIDNEXT = re.compile(rb"\[UIDNEXT (\d+)\]")
+_NEWS = re.compile(rb"^\*? ?\d+ (EXISTS|RECENT)\b")   # "* 3 EXISTS": new mail
 
 
 def _raise_if_cancelled() -> None:
