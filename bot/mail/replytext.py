@@ -120,7 +120,7 @@ def _is_cut(lines: list[str], at: int) -> bool:
 
 def fresh_text(text: str) -> str:
     """What the writer typed: ``text`` without quotes, attributions, forwarded or
-    original-message history, and signatures. Blank lines at either end are dropped."""
+    original-message history, and signatures. Whitespace at either end is dropped."""
     lines = [line.rstrip() for line in _clean(text).split("\n")]
     kept: list[str] = []
     at = 0
