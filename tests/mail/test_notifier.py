@@ -15,6 +15,7 @@ import pytest
 
 from bot.service import Actor, Notification
 from bot.service.notifications import HELD, Delivery
+from bot.store.riders import Rider
 from tests.mail.front_helpers import (
     Rig,
     bounce_mail,
@@ -179,17 +180,23 @@ async def test_a_crash_between_reading_and_committing_applies_the_move_once(r: R
     first = (await waiting(r))[0]
     raw = reply(decision_mails(r, first)[-1], first, "#1", message_id="<m1@client.test>")
     version = (await r.service.info(1)).version
-    # The database fails at the commit (the process might as well have died there).
-    original: Callable[..., Any] = r.store._run
+    # The transaction that carries the move fails at its end (the disk, or the process
+    # dying there): the move and the mail's handled row go together, or neither.
+    mail_store = r.front.mail_store
+    make_rider: Callable[..., Rider] = mail_store.rider
 
-    async def failing(fn: Callable[..., Any], *args: Any) -> Any:
-        if getattr(fn, "__name__", "") == "_save":
+    def failing_rider(*args: Any, **kwargs: Any) -> Rider:
+        rider = make_rider(*args, **kwargs)
+        write = rider.sqlite
+
+        def then_fail(conn: sqlite3.Connection) -> None:
+            write(conn)
             raise sqlite3.OperationalError("disk I/O error")
-        return await original(fn, *args)
+        return dataclasses.replace(rider, sqlite=then_fail)
 
-    r.store._run = failing  # type: ignore[method-assign]
+    mail_store.rider = failing_rider  # type: ignore[method-assign]
     assert not await r.mail(raw, uid=5, uidvalidity=9)  # read again later
-    r.store._run = original  # type: ignore[method-assign]
+    mail_store.rider = make_rider  # type: ignore[method-assign]
     assert (await r.service.info(1)).version == version
     assert not await r.front.mail_store.handled("<m1@client.test>")
     # Read again (the mailbox still holds it), and again (a mailbox read twice).
