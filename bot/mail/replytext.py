@@ -86,7 +86,7 @@ def _attribution_size(lines: list[str], at: int) -> tuple[int, bool]:
             if at + size > len(lines) or (size > 1 and not lines[at + size - 1].strip()):
                 break
             joined = f"{joined} {lines[at + size - 1].strip()}".strip()
-            if any(pattern.fullmatch(joined) for pattern in _ATTRIBUTION):
+            if joined.endswith(":") and any(p.fullmatch(joined) for p in _ATTRIBUTION):
                 return size, True
     if _LOOSE_ATTRIBUTION.fullmatch(first):
         return 1, False
