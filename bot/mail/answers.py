@@ -95,7 +95,7 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
             with riding(rider):
                 template, context, table_locale = await handler(front, actor, parsed, locale)
             if rider.landed:
-                await _send(front, mail, template, context, table_locale or locale,
+                await _send(front, mail, template, context, said or table_locale or locale,
                             parsed.table_id)
                 return True
         else:
@@ -105,7 +105,7 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
         return await _answer(front, mail, uid, uidvalidity, "command_refused",
                              {"refusal": renderer.refusal(exc, locale=locale)}, locale)
     return await _answer(front, mail, uid, uidvalidity, template, context,
-                         table_locale or locale, table_id=parsed.table_id)
+                         said or table_locale or locale, table_id=parsed.table_id)
 
 
 async def _send(front: Front, mail: Incoming, template: str, context: dict[str, Any],

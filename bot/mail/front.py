@@ -15,8 +15,9 @@ Incoming (``handle``), for every mail the mailbox (IMAP) or the SMTP listener ha
 - anything else is a command at the bot's address (``bot.mail.answers``); a sender the
   bot does not know gets at most one answer an hour (no backscatter to forged senders).
 
-Every answer is in the table's language, or the player's (``mail_people``), else
-English; times in the player's time zone.
+Every answer to a command is in the language of its command word when it tells (French
+``rejoindre``, English ``join``), else in the table's, else the player's (``mail_people``),
+else English; a refused move in the table's; times in the player's time zone.
 """
 
 from __future__ import annotations
