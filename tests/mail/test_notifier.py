@@ -230,3 +230,26 @@ async def test_an_in_doubt_resend_is_not_sent_twice(r: Rig) -> None:
     outcome = await original(notes)
     assert set(outcome.values()) == {"sent"}
     assert len(r.sender.sent) == count
+
+
+async def test_a_reminder_and_the_ai_playing_for_a_late_player_come_by_mail(r: Rig) -> None:
+    await open_table(r, "skybridge", [ANN, BOB], bots=1)
+    late = (await waiting(r))[0]
+    info = await r.service.info(1)
+    first = decision_mails(r, late)[-1]
+    r.clock.advance(info.deadline_seconds // 2 + 1)
+    await r.service.on_reminder(1, info.version)
+    await r.settle()
+    reminder = decision_mails(r, late)[-1]
+    assert str(reminder["Subject"]).startswith("Reminder:")
+    assert "still waiting for your move" in text_of(reminder)
+    assert reminder["Reply-To"] == first["Reply-To"]  # the same decision
+    # Nobody answers: at the deadline the AI plays, and the late player reads it in
+    # their next decision mail (one mail a decision).
+    r.clock.advance(info.deadline_seconds)
+    await r.service.on_deadline(1, info.version)
+    await r.settle()
+    assert any(e.source == "timeout" for e in await r.service.log(1))
+    while late not in await waiting(r):
+        await play_first_option(r, (await waiting(r))[0])
+    assert "Time ran out at table #1" in text_of(decision_mails(r, late)[-1])
