@@ -59,13 +59,15 @@ def seconds_of(text: str) -> int | None:
 
 
 async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: int | None,
-                  *, default_table: int | None = None, verified: bool = False) -> bool:
+                  *, default_table: int | None = None, verified: bool = False,
+                  forced: str | None = None) -> bool:
     """``verified``: the mail came to the sender's personal address (the Reply-To of the
-    bot's answers), so the sender reads that mailbox: no hourly limit."""
+    bot's answers), so the sender reads that mailbox: no hourly limit. ``forced``: the
+    command the mail means whatever it says (a reply to an invitation joins)."""
     sender = mail.sender
     user = MAIL_PREFIX + sender
-    line = front.line(mail)
-    said = language_of(line)
+    line = forced or front.line(mail)
+    said = None if forced else language_of(line)
     if said is not None:
         await front.mail_store.set_locale(sender, said)
     locale = await front.locale_of(sender)

@@ -179,6 +179,9 @@ class MailFront:
             ref = self.tokens.read(recipient)
             if ref is not None:
                 return await self._move(mail, ref, uid, uidvalidity)
+            invited = self.tokens.read_invite(recipient)
+            if invited is not None and invited[0] != 0:
+                return await self._accept(mail, invited, uid, uidvalidity)
             stop = self.tokens.read_unsubscribe(recipient)
             if stop is not None:
                 from bot.mail.answers import stop_by_token
@@ -212,6 +215,59 @@ class MailFront:
             if seat in info.waiting:
                 note = await self.service.hand(info.id, Actor(user))
                 await self.notifier.prompt_again(await self.service.info(info.id), seat, note)
+
+    # ---------------------------------------------------------------- invitations
+
+    async def invite(self, table_id: int, address: str, by: Actor) -> bool:
+        """Invite ``address`` to the lobby ``table_id`` by mail (another front end's host,
+        e.g. a Discord ``/table invite email:``): replying to it takes a seat. An address
+        that never wrote to the bot gets at most one mail an hour (no mail bombing by
+        invitation). False when the mail could not be sent now; raises Refused when the
+        table is not a lobby ``by`` hosts."""
+        from bot.mail.smtp_out import PermanentFailure, TemporaryFailure
+
+        address = address.strip().lower()
+        info = await self.service.info(table_id)
+        if info.status != "lobby":
+            raise Refused("not_lobby", "The table has started already.")
+        if info.host_id != by.user_id and not by.manager:
+            raise Refused("not_host", "Only the host can invite.")
+        known = bool(await self.service.tables_of(MAIL_PREFIX + address, active=False))
+        if not known and not await self.mail_store.may_answer(address, self.clock.now()):
+            return True  # one invitation an hour is enough; the table says nothing
+        renderer = await self.renderer_of(address)
+        context = {"table_id": info.id, "game": info.game, "host": by.name or info.names[0],
+                   "seats": len(info.seats), "max_seats": info.max_seats,
+                   "address": self.address}
+        letter = Letter(
+            to=address, subject=say(renderer, "subject_invite", context, locale=info.locale,
+                                    game=info.game),
+            text=say(renderer, "invite", context, locale=info.locale, game=info.game),
+            locale=info.locale, reply_to=self.tokens.invite_to(info.id, address),
+            message_id=render.message_id("i", info.id, address, self.address),
+            thread=thread_id(info.id, self.address))
+        try:
+            await self.sender.send(self.build(letter))
+        except TemporaryFailure:
+            return False
+        except PermanentFailure:
+            return True
+        return True
+
+    async def _accept(self, mail: Incoming, invited: tuple[int, str], uid: int | None,
+                      uidvalidity: int | None) -> bool:
+        """A reply to an invitation: the invited address takes a seat (from that address
+        only: the invitation is bound to it); 'no' declines."""
+        table_id, address = invited
+        if mail.sender != address:
+            return await self.done(mail, uid, uidvalidity, table_id)
+        line = self.line(mail).strip().lower()
+        if line.split()[:1] in (["no"], ["non"], ["decline"], ["refuser"]):
+            return await self.done(mail, uid, uidvalidity, table_id)
+        from bot.mail.answers import command
+
+        return await command(self, mail, uid, uidvalidity, default_table=table_id,
+                             verified=True, forced=f"join {table_id}")
 
     async def _unreachable(self, address: str) -> None:
         user = MAIL_PREFIX + address.lower()

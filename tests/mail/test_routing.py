@@ -9,10 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service import Actor, Notification
+import pytest
+
+from bot.service import Actor, Notification, Refused
 from bot.service.notifications import HELD, SENT, Delivery, Failed, Retry
 from bot.service.routing import RoutingNotifier, merge
-from tests.mail.front_helpers import command_mail, rig
+from tests.mail.front_helpers import command_mail, reply, rig, text_of
 
 
 @dataclass
@@ -100,3 +102,31 @@ async def test_a_mixed_table_discord_and_mail(tmp_path: Path) -> None:
         assert any("starts at table" in str(m.get_body(("plain",)).get_content())  # type: ignore[union-attr]
                    for m in r.sender.to("ann@example.net"))
         assert all("mail:" not in str(n.user_id) for n in r.home.notes)
+
+
+async def test_a_discord_host_invites_by_email_and_a_reply_takes_the_seat(
+        tmp_path: Path) -> None:
+    async with rig(tmp_path / "invite.sqlite3") as r:
+        member = Actor("222222222222222222", "Dana")
+        info = await r.service.create(member, "skybridge", channel_id="c1", guild_id="g1")
+        assert await r.front.invite(info.id, "Ann@Example.net", member)
+        invitation = r.sender.to("ann@example.net")[-1]
+        assert "Dana invites you to play Skybridge" in text_of(invitation)
+        assert r.front.tokens.read_invite(str(invitation["Reply-To"])) == \
+            (info.id, "ann@example.net")
+        # Someone else replying to it (a forwarded mail, a forged sender) takes nothing.
+        await r.mail(reply(invitation, "eve@example.net", "yes"))
+        assert len((await r.service.info(info.id)).seats) == 1
+        # Ann declines, then thinks again.
+        await r.mail(reply(invitation, "ann@example.net", "no thanks"))
+        assert len((await r.service.info(info.id)).seats) == 1
+        await r.mail(reply(invitation, "ann@example.net", "Count me in!"))
+        seats = (await r.service.info(info.id)).seats
+        assert [s.user_id for s in seats] == [member.user_id, "mail:ann@example.net"]
+        assert "You have a seat at table" in text_of(r.sender.to("ann@example.net")[-1])
+        # Only the host invites, and only to a lobby.
+        with pytest.raises(Refused):
+            await r.front.invite(info.id, "bob@example.net", Actor("333", "Zed"))
+        await r.service.start(info.id, member)
+        with pytest.raises(Refused):
+            await r.front.invite(info.id, "bob@example.net", member)
