@@ -23,11 +23,12 @@ from typing import Any, Final
 
 import asyncpg
 
-from bot.history.ratings import RatedGame, Rating, Result, settle
+from bot.history.ratings import RatedGame, Rating, Result
 from bot.store import leases, riders
 from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
 from bot.store.pg_faults import explain, pooled, quiet_pool_outages, redact
+from bot.store.pg_group import PgGroupCommit
 from bot.store.pg_rows import (
     _COUNT,
     _SEAT_INSERT,
@@ -41,8 +42,15 @@ from bot.store.pg_rows import (
     _table_values,
 )
 from bot.store.pg_schema import Connection, migrate
+from bot.store.pg_writes import (
+    claim_outbox,
+    insert_outbox,
+    mark_outbox,
+    pg_rating,
+    settle_game,
+    write_save,
+)
 from bot.store.records import (
-    SPENT_KEYS,
     ActionRecord,
     MenuRecord,
     OutboxResult,
@@ -52,12 +60,8 @@ from bot.store.records import (
     Status,
     TableRecord,
     TimerRecord,
-    VersionConflict,
-    canonical,
-    sent_to_column,
 )
 from bot.store.sqlite import _first_tables
-from bot.store.sqlite_outbox import with_table_id
 
 MAX_ID: Final = 2**63  # BIGINT
 POOL_MAX: Final = 10
@@ -73,21 +77,13 @@ def _in_range(table_id: int) -> bool:
     return 0 < table_id < MAX_ID
 
 
-async def _insert_outbox(conn: Connection, table_id: int,
-                         rows: Sequence[OutboxRow]) -> None:
-    if rows:
-        await conn.executemany(
-            "INSERT INTO outbox (table_id, version, seat, payload, state, due_at, created_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [(table_id, r.version, r.seat, canonical(with_table_id(r.payload, table_id)),
-              r.state, float(r.due_at), float(r.created_at)) for r in rows])
-
-
 class PostgresStore:
     """Open with ``await PostgresStore.open("postgresql://user:pw@host/db")``."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        # Writes arriving together commit together (see ``bot.store.pg_group``).
+        self._group = PgGroupCommit(self._connection)
         self.url = url
         self.where = redact(url)
         self.problems: list[str] = []  # the server checks its own pages
@@ -164,7 +160,7 @@ class PostgresStore:
                 "RETURNING id", *_table_values(table))
             if seats:
                 await conn.executemany(_SEAT_INSERT, [_seat_values(table_id, s) for s in seats])
-            await _insert_outbox(conn, table_id, outbox)
+            await insert_outbox(conn, table_id, outbox)
         table.id = table_id
         return table_id
 
@@ -237,35 +233,8 @@ class PostgresStore:
             sql += f" AND version = ${_COUNT + 3}"
             params += (expected_version,)
         rider = riders.for_save(table.id, None if action is None else action.actor_id)
-        async with self._connection() as conn, conn.transaction():
-            # Conditional on the rev this copy was read at: a stale copy writes nothing. A
-            # concurrent writer of the row waits here for the first one's commit, then
-            # finds the rev moved.
-            if await conn.execute(sql, *params) != "UPDATE 1":
-                raise VersionConflict(f"table {table.id} changed since it was read "
-                                      f"(rev {table.rev}, version {expected_version})")
-            if seats is not None:
-                await conn.execute("DELETE FROM seats WHERE table_id = $1", table.id)
-                if seats:
-                    await conn.executemany(_SEAT_INSERT,
-                                           [_seat_values(table.id, s) for s in seats])
-            if timers is not None:
-                await conn.execute("DELETE FROM timers WHERE table_id = $1", table.id)
-                if timers:
-                    await conn.executemany(
-                        "INSERT INTO timers VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                        [(table.id, t.seat, t.kind, float(t.due_at)) for t in timers])
-            if action is not None:
-                await conn.execute(
-                    "INSERT INTO actions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                    action.table_id, action.version, action.seat, canonical(action.action),
-                    action.public_text, canonical(action.events), action.source,
-                    action.actor_id, float(action.at))
-            await _insert_outbox(conn, table.id, outbox)
-            if ratings is not None:
-                await _settle(conn, ratings, lock=True)
-            if rider is not None:
-                await rider.postgres(conn)  # a front end's rows (bot.store.riders)
+        await self._group.write(write_save, table, sql, params, seats, timers, action,
+                                list(outbox), ratings, None if rider is None else rider.postgres)
         riders.landed(rider)
         table.rev += 1
 
@@ -286,32 +255,11 @@ class PostgresStore:
     async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
         """As SQLite's (held rows and rows due now, the due ones marked ``sending``), and
         rows another process is claiming at this instant are skipped, not waited for."""
-        async with self._connection() as conn, conn.transaction():
-            rows = await conn.fetch(
-                "SELECT * FROM outbox WHERE table_id = $1 AND (state = 'held' OR "
-                "(state IN ('pending', 'sending') AND due_at <= $2)) ORDER BY id "
-                "FOR UPDATE SKIP LOCKED", table_id, float(now))
-            claimed = [_outbox_from_row(r) for r in rows]
-            due = [r.id for r in claimed if r.state != "held"]
-            if not due:
-                return []
-            await conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1 "
-                               "WHERE id = ANY($1::bigint[])", due)
+        claimed: list[OutboxRow] = await self._group.write(claim_outbox, table_id, now)
         return claimed
 
     async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
-        # In id order, so that two processes marking overlapping rows cannot deadlock.
-        ordered = sorted(results, key=lambda r: r.id)
-        async with self._connection() as conn, conn.transaction():
-            # A row done with keeps what inspecting it needs: see ``SPENT_KEYS``.
-            await conn.executemany(
-                "UPDATE outbox SET state = $1, due_at = $2, error = $3, done_at = $4, "
-                "payload = CASE WHEN $4::float8 IS NULL THEN payload "
-                "ELSE (payload::jsonb - $6::text[])::text END, sent = $7 WHERE id = $5",
-                [(r.state, float(r.due_at), r.error,
-                  float(now) if r.state in ("sent", "failed") else None, r.id,
-                  list(SPENT_KEYS), sent_to_column(r.sent))
-                 for r in ordered])
+        await self._group.write(mark_outbox, list(results), now)
 
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]:
@@ -494,7 +442,7 @@ class PostgresStore:
             await conn.execute("DELETE FROM results")
             await conn.execute("DELETE FROM ratings")
             for game in sorted(games, key=lambda g: (g.finished_at, g.table_id)):
-                await _settle(conn, game)
+                await settle_game(conn, game)
 
     async def load_results(self, guild_id: str, *, game: str | None = None,
                            player: str | None = None, table_ids: Sequence[int] | None = None,
@@ -521,41 +469,7 @@ class PostgresStore:
         async with self._connection() as conn:
             rows = await conn.fetch("SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
                                     "ORDER BY player", guild_id, game)
-        return [_pg_rating(r) for r in rows]
-
-
-async def _settle(conn: Connection, game: RatedGame, *, lock: bool = False) -> None:
-    """The history rows and new ratings of one finished table. With ``lock`` (a table
-    finishing), the server's ratings of that game are locked for the transaction, so
-    that two tables finishing at once in two processes update them one after the other,
-    never from the same old value (a newcomer's row included, which FOR UPDATE alone
-    could not lock before it exists). A rebuild holds the whole tables instead."""
-    if lock:
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-                           f"urbanist-ratings/{game.guild_id}/{game.game}")
-    decisions: dict[int, dict[str, int]] = {}
-    for row in await conn.fetch("SELECT seat, source, COUNT(*) AS n FROM actions WHERE "
-                                "table_id = $1 GROUP BY seat, source", game.table_id):
-        decisions.setdefault(int(row["seat"]), {})[str(row["source"])] = int(row["n"])
-    players = sorted({c.player for c in game.competitors})
-    rows = await conn.fetch("SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND "
-                            "player = ANY($3::text[]) ORDER BY player FOR UPDATE",
-                            game.guild_id, game.game, players)
-    done = settle(game, decisions, {r["player"]: _pg_rating(r) for r in rows})
-    await conn.executemany(
-        "INSERT INTO results VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-        "$14, $15, $16, $17)",
-        [(r.table_id, r.slot, r.guild_id, r.game, r.player, r.name, r.is_bot, r.rank,
-          r.score, r.finished_at, r.started_at, r.versions, r.unrated, r.mu_before,
-          r.sigma_before, r.mu, r.sigma) for r in done.results])
-    if done.ratings:
-        await conn.executemany(
-            "INSERT INTO ratings VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT "
-            "(guild_id, game, player) DO UPDATE SET name = EXCLUDED.name, is_bot = "
-            "EXCLUDED.is_bot, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = "
-            "EXCLUDED.games, updated_at = EXCLUDED.updated_at",
-            [(game.guild_id, game.game, r.player, r.name, r.is_bot, r.mu, r.sigma, r.games,
-              r.updated_at) for r in done.ratings])
+        return [pg_rating(r) for r in rows]
 
 
 def _pg_result(r: asyncpg.Record) -> Result:
@@ -563,11 +477,6 @@ def _pg_result(r: asyncpg.Record) -> Result:
                   r["is_bot"], r["rank"], r["score"], r["finished_at"], r["started_at"],
                   r["versions"], r["unrated"], r["mu_before"], r["sigma_before"], r["mu"],
                   r["sigma"])
-
-
-def _pg_rating(r: asyncpg.Record) -> Rating:
-    return Rating(r["player"], r["name"], r["is_bot"], r["mu"], r["sigma"], r["games"],
-                  r["updated_at"])
 
 
 # SQLite's named parameters in leases.py, in the order PostgreSQL's $n take them.
@@ -581,3 +490,5 @@ def _pg(sql: str) -> str:
     for named, numbered in mapping.items():
         sql = sql.replace(named, numbered)
     return sql
+
+

@@ -1,6 +1,7 @@
-"""Group commit (issue 25): the saves of many tables arriving together go into one SQLite
-transaction, each in a savepoint, acknowledged only once that transaction committed; a
-save refused is refused alone, a storage fault fails the batch and writes nothing."""
+"""Group commit (issue 25): the saves of many tables arriving together go into one
+transaction (SQLite, PostgreSQL), each in a savepoint, acknowledged only once that
+transaction committed; a save refused is refused alone, a storage fault fails the batch
+and writes nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from conftest import HOST, PLAYERS, new_table
 
 from bot.clock import FakeClock
 from bot.service import MemoryNotifier, TableService
-from bot.store import SqliteStore, VersionConflict, sqlite, sqlite_save
+from bot.store import SqliteStore, VersionConflict, open_store, pg_writes, sqlite, sqlite_save
 from bot.store.health import StorageError
+from bot.store.pg_group import PgGroupCommit
 from bot.store.sqlite_save import Call
 
 
@@ -134,3 +136,39 @@ async def test_a_lone_save_on_an_idle_store_commits_alone(
     finally:
         await service.close()
         await store.close()
+
+
+async def test_postgres_groups_concurrent_saves_and_refuses_a_stale_one_alone(
+        pg_server: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    sizes: list[int] = []
+    real = PgGroupCommit._together
+
+    async def counted(self: PgGroupCommit, calls: list[Any]) -> list[Any]:
+        sizes.append(sum(fn is pg_writes.write_save for fn, _ in calls))
+        return await real(self, calls)
+
+    monkeypatch.setattr(PgGroupCommit, "_together", counted)
+    name = await pg_server.new_database()
+    store = await open_store(pg_server.url_of(name))
+    service = TableService(store, MemoryNotifier(), clock=clock)
+    try:
+        tables = [await new_table(service, humans=2) for _ in range(10)]
+        before = len(sizes)
+        await first_moves(service, tables)
+        moved = [n for n in sizes[before:] if n]
+        assert sum(moved) >= 10 and max(moved) > 1
+        records = [await store.load_table(t) for t in tables[:2]]
+        a, b = (r for r in records if r is not None)
+        results = await asyncio.gather(
+            store.save(dataclasses.replace(a, locale="fr")),
+            store.save(dataclasses.replace(b, rev=b.rev - 1, locale="fr")),
+            return_exceptions=True)
+        assert results[0] is None and isinstance(results[1], VersionConflict)
+        assert (await store.load_table(a.id)).locale == "fr"  # type: ignore[union-attr]
+        assert (await store.load_table(b.id)).locale == "en"  # type: ignore[union-attr]
+        for table in tables:
+            assert [x.seat for x in await store.load_actions(table)][:1] == [0]
+    finally:
+        await service.close()
+        await store.close()
+        await pg_server.drop_database(name)
