@@ -45,6 +45,9 @@ DECISIONS = frozenset({"your_turn", "reminder"})
 # Private notes that need no mail: the pick a player just mailed is in (their next
 # mail, the round's digest, says what came of it).
 SILENT = frozenset({"submitted"})
+# The game's timelapse goes with the final digest when it is no bigger than this (the
+# four games' are 40-140 KB).
+MAX_TIMELAPSE = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -248,9 +251,15 @@ class MailNotifier:
                                       None)
         elif board is not None:
             image = await self._image(info, FileSpec("board"), board.context.get("view"), None)
+        movie = None
+        if any(n.template == "game_over" for n in news):
+            from bot.discord.timelapse import timelapse
+
+            found = await timelapse(self.front.service, info.id)
+            movie = found if found is not None and len(found.data) <= MAX_TIMELAPSE else None
         worst: Delivery = "sent"
         for reader in readers:
-            outcome = await self._digest(info, public, news, reader, image)
+            outcome = await self._digest(info, public, news, reader, image, movie)
             if isinstance(outcome, Failed):
                 await self._unreachable(info, reader, outcome.error)
             elif isinstance(outcome, Retry):
@@ -259,7 +268,8 @@ class MailNotifier:
 
     async def _digest(self, info: TableInfo, public: Sequence[Notification],
                       news: Sequence[Notification], reader: Reader,
-                      image: images.Image | None) -> Delivery:
+                      image: images.Image | None,
+                      movie: images.Image | None = None) -> Delivery:
         person = await self.front.mail_store.person(reader.address)
         renderer = renderer_for(person.timezone)
         seat = None if reader.user_id is None else info.seat_of(reader.user_id)
@@ -278,7 +288,7 @@ class MailNotifier:
             subject=say(renderer, "subject_digest", context, locale=info.locale,
                         game=info.game),
             text=say(renderer, "digest", context, locale=info.locale, game=info.game),
-            locale=info.locale, image=image,
+            locale=info.locale, image=image, attachments=() if movie is None else (movie,),
             reply_to=self.front.personal_address(reader.address),
             message_id=message_id("d", _key(public), reader.address, self.front.address),
             unsubscribe=stop, thread=thread_id(info.id, self.front.address))

@@ -93,6 +93,7 @@ class Letter:
     locale: str = "en"
     image: images.Image | None = None
     extra_images: tuple[images.Image, ...] = ()  # e.g. the public board beside a hand
+    attachments: tuple[images.Image, ...] = ()  # not inline: the final timelapse
     reply_to: str | None = None
     unsubscribe: str | None = None  # where a one-line stop goes (List-Unsubscribe)
     thread: str | None = None
@@ -143,6 +144,10 @@ def build(letter: Letter, sender: str) -> EmailMessage:
         for cid, image in zip(cids, letter.images, strict=True):
             part.add_related(image.data, maintype="image", subtype="png", cid=cid,
                              filename=image.filename, disposition="inline")
+    for item in letter.attachments:
+        subtype = item.filename.rpartition(".")[2].lower() or "octet-stream"
+        msg.add_attachment(item.data, maintype="image", subtype=subtype,
+                           filename=item.filename)
     return msg
 
 
