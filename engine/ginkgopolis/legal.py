@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.protocol import Pending
 from engine.ginkgopolis.actions import (
     DraftCharacter,
@@ -20,34 +22,49 @@ from engine.ginkgopolis.state import State
 
 def pending(st: State) -> Pending:
     if st.phase == "over":
-        return Pending({})
+        return _OVER
     d = st.decision
     if d is not None and d["kind"] == "token":
-        return Pending({d["seat"]: "token"})
+        return _pending(("token", d["seat"]))
     if d is not None and d["kind"] == "refill":
-        waiting = {i: "refill" for i, p in enumerate(st.players) if not p.hal and not p.refill_done}
-        return Pending(waiting, simultaneous=True)
-    asked: dict[int, str] = {}
-    changed: list[int] = []
+        return _pending(("refill", *(i for i, p in enumerate(st.players)
+                                     if not p.hal and not p.refill_done)))
     if st.phase == "draft":
-        for i, p in enumerate(st.players):
-            if p.draft_pick is None:
-                asked[i] = "draft"
-            else:
-                changed.append(i)
-        return Pending(asked, simultaneous=True, changeable=frozenset(changed))
+        return _pending(("draft", *(p.draft_pick is None for p in st.players)))
     if st.phase == "pick":
-        humans = 0
-        for i, p in enumerate(st.players):
-            if p.hal:
-                continue
-            humans += 1
-            if p.pick is None:
-                asked[i] = "pick"
-            else:
-                changed.append(i)
-        return Pending(asked, simultaneous=humans > 1, changeable=frozenset(changed))
+        return _pending(("pick", *(None if p.hal else p.pick is None for p in st.players)))
     raise AssertionError(f"no decision pending in phase {st.phase}")
+
+
+def _make_pending(key: tuple[Any, ...]) -> Pending:
+    """The Pending that ``pending`` describes by ``key``: the kind of decision, then the
+    seat (a token), the seats asked (the refill), or per player whether it is asked (True),
+    has chosen and may change (False), or has no say (None: Hal, at the pick)."""
+    kind = key[0]
+    if kind == "token":
+        return Pending({key[1]: "token"})
+    if kind == "refill":
+        return Pending({i: "refill" for i in key[1:]}, simultaneous=True)
+    flags = key[1:]
+    asked = {i: kind for i, flag in enumerate(flags) if flag}
+    changed = frozenset(i for i, flag in enumerate(flags) if flag is False)
+    if kind == "draft":
+        return Pending(asked, simultaneous=True, changeable=changed)
+    humans = sum(flag is not None for flag in flags)
+    return Pending(asked, simultaneous=humans > 1, changeable=changed)
+
+
+# Every action asks who must decide, and the answer takes a few shapes per player count:
+# each is built once and handed out again (Pending is frozen; nobody writes its mapping).
+_OVER = Pending({})
+_PENDINGS: dict[tuple[Any, ...], Pending] = {}
+
+
+def _pending(key: tuple[Any, ...]) -> Pending:
+    found = _PENDINGS.get(key)
+    if found is None:
+        found = _PENDINGS[key] = _make_pending(key)
+    return found
 
 
 def has_decision(st: State, seat: int) -> bool:

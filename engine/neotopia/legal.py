@@ -190,6 +190,24 @@ def normal_actions(st: NeotopiaState, reach: Reach | None = None) -> list[Action
     return draws(st) + takes(st, reach=reach)
 
 
+def any_normal_action(st: NeotopiaState, reach: Reach | None = None) -> bool:
+    """``bool(normal_actions(st, reach))``, without building the menu (asked after every
+    action, to tell whether the turn goes on)."""
+    if st.offer or st.deck:
+        return True
+    reach = reach or Reach.of(st)
+    data = st.data
+    for m in data.manufactures:
+        held = st.manufactures[m.id]
+        if not held:
+            continue
+        a, b = m.regions
+        if (reach.any_normal(a) or reach.any_normal(b)) and \
+                any(c in held for c in data.colour_ids):
+            return True
+    return False
+
+
 def initiative_takes(st: NeotopiaState, reach: Reach | None = None) -> list[Action]:
     reach = reach or Reach.of(st)
     data = st.data
@@ -208,7 +226,7 @@ def usable_bonuses(st: NeotopiaState, seat: int, reach: Reach | None = None) -> 
         if kind == "subsidy":
             ok = bool(st.offer or st.deck)
         elif kind == "automation":
-            ok = bool(normal_actions(st, reach))
+            ok = any_normal_action(st, reach)
         elif kind == "private_initiative":
             ok = bool(initiative_takes(st, reach))
         else:
@@ -256,6 +274,56 @@ def legal_actions(st: NeotopiaState, seat: int) -> list[Action]:
         return initiative_takes(st)
     if stage == "permits":
         return takes(st, permits=True)
+    return []
+
+
+def is_legal(st: NeotopiaState, seat: int, action: Action) -> bool:
+    """``action in legal_actions(st, seat)``, without building the menu of the turn stage
+    (the check of every action): the same tests, asked of the one action only."""
+    if st.phase == "over" or seat != st.current:
+        return False
+    stage = st.stage
+    # Actions are frozen dataclasses: equal only to an action of the very same class.
+    kind = type(action)
+    if stage == "turn":
+        if kind is Take:
+            assert isinstance(action, Take)
+            return st.actions_left > 0 and action in _takes_from(st, action.source)
+        if kind is Draw:
+            assert isinstance(action, Draw)
+            if st.actions_left <= 0:
+                return False
+            return bool(st.deck) if action.card is None else action.card in st.offer
+        if kind is EndTurn:
+            return st.actions_left == 0
+        if kind is UseBonus:
+            assert isinstance(action, UseBonus)
+            return action.bonus in usable_bonuses(st, seat)
+        return False
+    if stage == "place":
+        if kind is Back:
+            return True
+        if kind is Place:
+            assert isinstance(action, Place)
+            return action.cell in place_cells(st)
+        return False
+    return action in legal_actions(st, seat)
+
+
+def _takes_from(st: NeotopiaState, source: str) -> list[Action]:
+    """The entries of ``takes(st)`` (not the permits') whose source is ``source``."""
+    data = st.data
+    for m in data.manufactures:
+        if m.id != source:
+            continue
+        held = st.manufactures[m.id]
+        if not held:
+            return []
+        reach = Reach.of(st)
+        a, b = m.regions
+        if reach.any_normal(a) or reach.any_normal(b):
+            return [_take(m.id, c) for c in data.colour_ids if c in held]
+        return []
     return []
 
 

@@ -15,8 +15,9 @@ from engine.neotopia.actions import Back, Build, Draw, EndTurn, Move, Place, Tak
 from engine.neotopia.data import largest_group
 from engine.neotopia.legal import (
     Reach,
+    any_normal_action,
+    is_legal,
     legal_actions,
-    normal_actions,
     place_cells,
     usable_bonuses,
 )
@@ -36,9 +37,8 @@ def play(st: NeotopiaState, seat: int, action: Action) -> list[Event]:
                           current=st.current)
     if isinstance(action, Move):
         return _move(st, seat, action)
-    legal = legal_actions(st, seat)
-    if action not in legal:
-        raise _refusal(st, action, legal)
+    if not is_legal(st, seat, action):
+        raise _refusal(st, action, legal_actions(st, seat))
     events: list[Event] = []
     if isinstance(action, Place) and st.stage == "start":
         _start_place(st, seat, action.cell, events)
@@ -368,7 +368,7 @@ def settle(st: NeotopiaState, events: list[Event]) -> None:
     # Ending a turn changes no cell, so one reach serves every turn this settles.
     reach = Reach.of(st)
     while st.phase == "play" and st.stage == "turn":
-        if st.actions_left > 0 and not normal_actions(st, reach):
+        if st.actions_left > 0 and not any_normal_action(st, reach):
             # No legal action: the remaining actions are lost (RULINGS N8).
             events.append(Event("actions_lost", {"seat": st.current,
                                                  "count": st.actions_left}))
