@@ -1,0 +1,105 @@
+"""``urbanist run --mail``: the Discord bot and the mail front end in one process, over
+one service (simcord for Discord, the SMTP sender kept in memory). A table opened in a
+Discord channel seats a player by mail: each seat's messages go where it plays, the
+channel reads the news, the mail player reads it by mail and plays by reply."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent / "bot" / "discord"), str(HERE.parent / "bot")]
+
+from simtable import World, open_table, simcord_marker  # type: ignore[import-not-found]  # noqa: E402
+
+from bot.clock import FakeClock  # noqa: E402
+from bot.discord import UrbanistBot, create_bot  # noqa: E402
+from bot.discord.notifier import DiscordNotifier  # noqa: E402
+from bot.mail.runtime import MailRuntime  # noqa: E402
+from bot.mail.settings import MailSettings  # noqa: E402
+from bot.service.routing import RoutingNotifier  # noqa: E402
+from bot.store import SqliteStore  # noqa: E402
+from tests.mail.front_helpers import MemorySender, command_mail, reply, text_of  # noqa: E402
+
+pytestmark = simcord_marker
+ANN = "ann@example.net"
+BOT = "play@urbanist.test"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def sender() -> MemorySender:
+    return MemorySender()
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
+    store = await SqliteStore.open(tmp_path / "urbanist.sqlite3")
+    settings = MailSettings.from_env({}, address=BOT, smtp_host="127.0.0.1",
+                                     smtp_security="none")
+    runtime = MailRuntime(settings, sender=sender)
+    runtime.front.clock = clock
+    return create_bot(tmp_path / "urbanist.sqlite3", clock=clock, scheduler=False,
+                      store=store, pacing=False, seeds=itertools.count(1000), mail=runtime)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
+                tmp_path: Path) -> AsyncIterator[World]:
+    env = simcord_env
+    guild = env.create_guild("Urbanists")
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(env.create_user(n, global_name=n.capitalize()))
+              for n in ("alice", "bob")]
+    spectator = guild.add_member(env.create_user("sam", global_name="Sam"))
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    mod = guild.add_member(env.create_user("mo", global_name="Mo"), roles=[mods])
+    w = World(env, simcord_bot, clock, tmp_path / "urbanist.sqlite3", guild, channel, people,
+              spectator, mod)
+    yield w
+    await w.bot.shutdown()
+
+
+async def test_a_discord_table_seats_a_mail_player(world: World,
+                                                   sender: MemorySender) -> None:
+    notifier = world.bot.notifier
+    assert isinstance(notifier, RoutingNotifier)
+    assert isinstance(notifier.home, DiscordNotifier)
+    front = world.bot.config.mail.front
+    info = await open_table(world, "skybridge", humans=1)
+    await front.handle(command_mail(ANN, f"join {info.id}"))
+    await world.flush()
+    assert "You have a seat at table" in text_of(sender.to(ANN)[-1])
+    lobby = world.status_message(info.id)
+    assert "ann" in lobby.content  # the channel's lobby shows the mail player
+    await world.people[0].click(lobby, custom_id=f"urb:l:start:{info.id}")
+    await world.flush()
+    for _ in range(6):
+        table = await world.service.info(info.id)
+        seat = min(table.waiting)
+        user = str(table.seats[seat].user_id)
+        if user.startswith("mail:"):
+            mail = next(m for m in reversed(sender.history)
+                        if "+t" in str(m["Reply-To"] or ""))
+            await front.handle(reply(mail, ANN, "#1"))
+        else:
+            await world.play_by_dm(info.id, world.people[0])
+        await world.flush()
+    # Alice's decisions came as DMs, Ann's as mails; nothing of Ann's went to Discord.
+    assert world.dms(world.people[0])
+    decisions = [m for m in sender.history if "+t" in str(m["Reply-To"] or "")]
+    assert len(decisions) >= 2
+    news = "\n".join(m.content for m in world.channel_messages())
+    assert "ann" in news  # the channel tells Ann's moves
+    assert not any(m["To"] != ANN for m in sender.history)
