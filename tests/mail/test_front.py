@@ -279,3 +279,42 @@ async def test_leave_at_a_seat_address_gives_the_seat_to_a_bot(r: Rig) -> None:
     info = await r.service.info(1)
     assert all(s.user_id != "mail:" + address for s in info.seats)
     assert "A bot plays your seat" in text_of(r.sender.to(address)[-1])
+
+
+async def test_a_french_table_mails_in_french(r: Rig) -> None:
+    r.clock.advance(3601)
+    await r.mail(command_mail(ANN, "nouvelle skybridge players=3 bots=1 level=easy locale=fr"))
+    await r.mail(command_mail(BOB, "rejoindre 1"))
+    await r.mail(command_mail(ANN, "commencer 1"))
+    address = await waiting_address(r, 1)
+    mail = decisions(r, address)[-1]
+    text = text_of(mail)
+    assert str(mail["Subject"]).endswith("à vous de jouer")
+    assert "Vos coups, par numéro" in text and "  #1  " in text
+    assert "Répondez à ce mail avec votre coup" in text
+    await r.mail(reply(mail, address, "#99", shape="french"))
+    assert "il n'y a pas de coup n°99" in text_of(r.sender.to(address)[-1])
+
+
+async def test_an_oversized_mail_is_refused_politely_and_changes_nothing(r: Rig) -> None:
+    await skybridge_table(r)
+    address = await waiting_address(r, 1)
+    mail = decisions(r, address)[-1]
+    version = (await r.service.info(1)).version
+    big = EmailMessage()
+    big["From"] = address
+    big["To"] = str(mail["Reply-To"])
+    big["Subject"] = "Re: my move"
+    big["Message-ID"] = "<big@client.test>"
+    big.set_content("#1\n\n" + "x" * 400_000)
+    assert await r.mail(bytes(big))
+    assert (await r.service.info(1)).version == version
+    answer = text_of(r.sender.to(address)[-1])
+    assert "too big" in answer and "Nothing was changed" in answer
+    # Its answer says how to play: the reply address is still the seat's.
+    assert r.front.tokens.read(str(r.sender.to(address)[-1]["Reply-To"])) is not None
+    # Garbage never stops the front end.
+    for raw in (b"", b"\x00\xff" * 100, b"From: \r\n\r\n", b"Content-Type: multipart/mixed\r\n"):
+        assert await r.front.handle(raw) in (True, False)
+    assert await r.mail(reply(mail, address, "#1"))
+    assert (await r.service.info(1)).version > version
