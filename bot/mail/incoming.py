@@ -190,9 +190,8 @@ def _too_big(data: bytes) -> Incoming:
 
 
 def _headers_only(data: bytes, problem: str) -> Incoming:
-    cut = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=-1)
-    head_bytes = data[: cut if 0 <= cut <= _MAX_HEAD else _MAX_HEAD]
-    msg = BytesHeaderParser(policy=compat32).parsebytes(head_bytes)
+    # The header parser stops at the first blank line; the cut only bounds the work.
+    msg = BytesHeaderParser(policy=compat32).parsebytes(data[:_MAX_HEAD])
     return _Head(msg, data).incoming("", None, problem, msg)
 
 

@@ -250,7 +250,6 @@ class _TextOf(HTMLParser):
         if line or force:
             self.lines.append(line)
         self.current = []
-        self.after_space = True
 
     def _boundary(self, tag: str) -> None:
         if tag == "br":

@@ -169,6 +169,15 @@ def test_charsets(body: bytes, ctype: str, text: str) -> None:
     assert parse_incoming(mail_with(body, ctype=ctype)).text == text
 
 
+def test_the_first_plain_alternative_is_read() -> None:
+    raw = (
+        b'From: a@example.net\nContent-Type: multipart/alternative; boundary="a"\n\n'
+        b"--a\nContent-Type: text/plain\n\n1\n"
+        b"--a\nContent-Type: text/plain; format=flowed\n\n2\n--a--\n"
+    )
+    assert parse_incoming(raw).text == "1"
+
+
 def test_quoted_printable_and_base64_bodies() -> None:
     qp = mail_with(b"R7=2BB12=\n continued=C3=A9", "Content-Transfer-Encoding: quoted-printable\n")
     assert parse_incoming(qp).text == "R7+B12 continuedé"
@@ -342,6 +351,15 @@ def test_classic_bounce_with_a_final_5xx_after_temporary_4xx_is_permanent() -> N
         b"<d@x.org>: temporary failure 451 4.4.1, then 550 5.1.1 user unknown\n"
     )
     assert parse_incoming(raw).bounce == Bounce(("d@x.org",), True, None)
+
+
+def test_classic_bounce_names_neither_our_address_nor_the_postmaster() -> None:
+    raw = (
+        b"From: MAILER-DAEMON@mx.example.net\nTo: play@example.org\nSubject: failure notice\n\n"
+        b"Mail from <play@example.org> to <e@x.org> failed: 550 5.1.1.\n"
+        b"Write to postmaster@mx.example.net or <MAILER-DAEMON@mx.example.net>.\n"
+    )
+    assert parse_incoming(raw).bounce == Bounce(("e@x.org",), True, None)
 
 
 def test_classic_bounce_delayed_by_its_subject_alone() -> None:

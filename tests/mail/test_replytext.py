@@ -72,6 +72,9 @@ QUOTE = "> Your move at table 12.\n> Legal moves:\n>   1. R7+B12\n"
         ("R7\nOn my turn", "R7\nOn my turn"),
         ("R7\nLe B12", "R7\nLe B12"),
         ("1\nAnn wrote:\n\n", "1\nAnn wrote:"),
+        ("1\nAnn wrote:\n\n> x", "1"),
+        ("1\nOn Fri, 27 Nov,\nBot wrote:", "1"),
+        ("1\nOn Fri,\nBot wrote:\n\n\n> x", "1"),
         # An attribution is read over three lines at most; past that, only its last
         # line reads as a loose one.
         ("1\nOn Fri,\nNov 27\n2026, Bot\n<p@x.org> wrote:\n> x", "1\nOn Fri,\nNov 27\n2026, Bot"),
