@@ -88,7 +88,7 @@ class Bounce:
 @dataclass(frozen=True)
 class Incoming:
     message_id: str
-    """'<...>' as given; '<sha256 of the raw bytes>@sha256.invalid>' when missing."""
+    """'<...>' as given; '<hex sha256 of the raw bytes@sha256.invalid>' when missing."""
     sender: str
     """addr-spec of From, lowercased ('' when unreadable)."""
     recipients: tuple[str, ...]
