@@ -19,8 +19,9 @@ fixed, so the result is deterministic.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 from engine.ginkgopolis.cards import LETTERS
@@ -53,57 +54,80 @@ def outline(city: Iterable[Cell]) -> list[Cell]:
     return list(walk)
 
 
+def city_walk(city: Iterable[Cell]) -> tuple[tuple[Cell, ...], dict[Cell, list[int]]]:
+    """``outline(city)`` and its ``occurrences``, shared, not to be changed. The token's
+    options and its move ask about the same city one after the other: the last city is
+    recognised by its cells in the order the board lists them, a comparison that the
+    shared cell objects of one board make cheap (no set to build and hash)."""
+    key = tuple(city)
+    last = _last_walk[0]
+    if last is not None and last[0] == key:
+        return last[1], last[2]
+    walk = tuple(outline(key))
+    occ = occurrences(walk)
+    _last_walk[0] = (key, walk, occ)
+    return walk, occ
+
+
+_last_walk: list[tuple[tuple[Cell, ...], tuple[Cell, ...], dict[Cell, list[int]]] | None] = [
+    None
+]
+
+
 def _outline(cells: frozenset[Cell]) -> list[Cell]:
     if not cells:
         return []
-    # Trace the boundary from vertex to vertex, reading only the four cells around each:
-    # a boundary edge leaves a vertex where the cell on its right is city and the cell on
-    # its left is not (east: south-east in, north-east out; south: south-west in,
-    # south-east out; west: north-west in, south-west out; north: north-east in,
-    # north-west out). Only where the city touches itself at a corner do two edges
-    # leave; the walk then turns left. Directions: 0 north, 1 east, 2 south, 3 west.
+    # Trace the boundary from vertex to vertex, the city on the right hand. Arriving at a
+    # vertex, the cell behind on the right is city and the one behind on the left is not,
+    # so two cells decide: ahead on the left in the city, turn left (also where the city
+    # touches itself at a corner, as ruling G2 wants); else ahead on the right in the city,
+    # go straight; else turn right. The empty cell on the left of the edge taken is the one
+    # behind on the left, ahead on the left, or ahead on the right, respectively.
+    # Directions: 0 north, 1 east, 2 south, 3 west.
     x, y = min(cells, key=lambda c: (c[1], c[0]))
     # The top row's leftmost cell: its top edge, heading east, starts the walk (nothing
     # above it or to its left is city, so nothing else leaves that vertex).
     walk: list[Cell] = [(x, y - 1)]
+    last = walk[0]
     direction, vx, vy = 1, x + 1, y
+    left, right, step = _LEFT, _RIGHT, _STEP
     while True:
-        nw = (vx - 1, vy - 1) in cells
-        ne = (vx, vy - 1) in cells
-        sw = (vx - 1, vy) in cells
-        se = (vx, vy) in cells
-        if (se and nw and not ne and not sw) or (ne and sw and not nw and not se):
-            direction = (direction + 3) % 4
-        elif se and not ne:
-            direction = 1
-        elif sw and not se:
-            direction = 2
-        elif nw and not sw:
-            direction = 3
+        lx, ly = left[direction]
+        ahead_left = (vx + lx, vy + ly)
+        if ahead_left in cells:
+            direction = (direction + 3) & 3
+            lx, ly = left[direction]
+            empty = (vx + lx, vy + ly)
         else:
-            direction = 0
+            rx, ry = right[direction]
+            ahead_right = (vx + rx, vy + ry)
+            if ahead_right in cells:
+                empty = ahead_left
+            else:
+                direction = (direction + 1) & 3
+                empty = ahead_right
         if direction == 1 and vx == x and vy == y:
             break
-        if direction == 1:
-            empty = (vx, vy - 1)
-            vx += 1
-        elif direction == 2:
-            empty = (vx, vy)
-            vy += 1
-        elif direction == 3:
-            empty = (vx - 1, vy)
-            vx -= 1
-        else:
-            empty = (vx - 1, vy - 1)
-            vy -= 1
-        if walk[-1] != empty:
+        if last != empty:
             walk.append(empty)
+            last = empty
+        sx, sy = step[direction]
+        vx += sx
+        vy += sy
     if len(walk) > 1 and walk[0] == walk[-1]:
         walk.pop()
     return walk
 
 
-def occurrences(walk: list[Cell]) -> dict[Cell, list[int]]:
+# Per direction (north, east, south, west), from a vertex: the cell ahead on the left, the
+# cell ahead on the right, and the step to the next vertex. Vertex (x, y) is the top-left
+# corner of cell (x, y).
+_LEFT: tuple[Cell, ...] = ((-1, -1), (0, -1), (0, 0), (-1, 0))
+_RIGHT: tuple[Cell, ...] = ((0, -1), (0, 0), (-1, 0), (-1, -1))
+_STEP: tuple[Cell, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def occurrences(walk: Sequence[Cell]) -> dict[Cell, list[int]]:
     """Where each cell of the walk stands on it (a cell at a narrow passage, more than once)."""
     occ: dict[Cell, list[int]] = {}
     for i, cell in enumerate(walk):
@@ -122,7 +146,7 @@ def rotated_letters(first: str) -> list[str]:
 
 
 def order_ok(
-    walk: list[Cell], tokens: Mapping[str, Cell], occ: dict[Cell, list[int]] | None = None
+    walk: Sequence[Cell], tokens: Mapping[str, Cell], occ: dict[Cell, list[int]] | None = None
 ) -> bool:
     """True if every token is on the outline, on distinct cells, in clockwise A..L order."""
     if len(set(tokens.values())) != len(tokens):
@@ -155,7 +179,7 @@ def order_ok(
 
 
 def restore(
-    walk: list[Cell], tokens: Mapping[str, Cell], fixed: str, blocked: Iterable[Cell] = ()
+    walk: Sequence[Cell], tokens: Mapping[str, Cell], fixed: str, blocked: Iterable[Cell] = ()
 ) -> dict[str, Cell] | None:
     """Token positions in cyclic order, moving the fewest tokens other than ``fixed``.
 
@@ -174,7 +198,7 @@ def restore(
 
 
 def _restore(
-    walk: list[Cell], tokens: Mapping[str, Cell], fixed: str, blocked_set: frozenset[Cell]
+    walk: Sequence[Cell], tokens: Mapping[str, Cell], fixed: str, blocked_set: frozenset[Cell]
 ) -> dict[str, Cell] | None:
     occ = occurrences(walk)
     if order_ok(walk, tokens, occ):
@@ -197,7 +221,18 @@ def _restore(
         }
         conflicts = _conflicts(seq, rel)
         room = _room(walk, size, origin, seq, rel, blocked_set) if simple else None
-        for mask in _MASKS:
+        # No mask keeping more tokens than ``_most_kept`` passes ``_fits`` (nor, when
+        # only the order is known, more than the longest run already in order passes
+        # ``_crossing``): the search starts at the level where the first success may be,
+        # and tries the masks in the same order as before from there.
+        if room is not None:
+            most = _most_kept(*room)
+            if most < 0:
+                continue
+            first = _LEVEL_START[most]
+        else:
+            first = 0 if conflicts is None else _LEVEL_START[_kept_at_most(seq, rel)]
+        for mask in islice(_MASKS, first, None):
             if conflicts is not None and _crossing(mask, conflicts):
                 continue
             if room is not None and not _fits(mask, *room):
@@ -225,8 +260,49 @@ def _conflicts(seq: list[str], rel: dict[str, list[int]]) -> list[int] | None:
     ]
 
 
+def _kept_at_most(seq: list[str], rel: dict[str, list[int]]) -> int:
+    """The most tokens that can stay, when each stands on a cell met once on the walk
+    (as ``_conflicts`` requires): the longest strictly increasing run of their indices,
+    read in ``seq`` order (a kept set without a crossing pair is exactly such a run)."""
+    tails: list[int] = []
+    for letter in seq:
+        at = rel[letter][0]
+        k = bisect_left(tails, at)
+        if k == len(tails):
+            tails.append(at)
+        else:
+            tails[k] = at
+    return len(tails)
+
+
+def _most_kept(spots: list[int], free: list[int]) -> int:
+    """The largest number of bits of a mask that passes ``_fits(mask, spots, free)``, or
+    -1 when none does: the best chain of kept tokens, each after the previous one with
+    room in the gap for the tokens moved into it, and room after the last one."""
+    n = len(spots)
+    size = len(free) - 1
+    # best[i + 1]: the most tokens kept up to and including token i (kept), -1 if no
+    # such chain; best[0] is the fixed token at index 0, a chain of none.
+    best = [0] + [-1] * n
+    where = [0, *spots]
+    for i in range(n):
+        at = spots[i]
+        top = -1
+        for j in range(i + 1):  # j - 1 is the previous kept token (-1: the fixed one)
+            got = best[j]
+            prev = where[j]
+            if got > top and at > prev and free[at - 1] - free[prev] >= i - j:
+                top = got
+        best[i + 1] = top + 1 if top >= 0 else -1
+    most = -1
+    for j in range(n + 1):
+        if best[j] > most and free[size - 1] - free[where[j]] >= n - j:
+            most = best[j]
+    return most
+
+
 def _room(
-    walk: list[Cell],
+    walk: Sequence[Cell],
     size: int,
     origin: int,
     seq: list[str],
@@ -278,10 +354,15 @@ def _crossing(mask: int, pairs: list[int]) -> bool:
 _MASKS: tuple[int, ...] = tuple(
     sorted(range(1 << (len(LETTERS) - 1)), key=lambda m: (-bin(m).count("1"), m))
 )
+# Where the masks keeping k tokens begin in _MASKS, for k = 0..11.
+_LEVEL_START: tuple[int, ...] = tuple(
+    next(i for i, m in enumerate(_MASKS) if bin(m).count("1") <= k)
+    for k in range(len(LETTERS))
+)
 
 
 def _place(
-    walk: list[Cell],
+    walk: Sequence[Cell],
     size: int,
     origin: int,
     rel: dict[str, list[int]],

@@ -8,14 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ginkgopolis.cards import LETTERS
-from engine.ginkgopolis.outline import (
-    Cell,
-    neighbours,
-    occurrences,
-    order_ok,
-    outline,
-    restore,
-)
+from engine.ginkgopolis.outline import Cell, city_walk, neighbours, order_ok, restore
 from engine.ginkgopolis.state import State
 
 
@@ -37,10 +30,9 @@ def open_token_decision(st: State, op: dict[str, Any]) -> None:
 
 def token_options(st: State, letter: str, tile_cell: Cell) -> list[Cell]:
     """The cells ``letter``'s token may go to after a tile was placed at ``tile_cell``."""
-    city = set(st.board)
-    walk = outline(city)
+    city = st.board
+    walk, on_walk = city_walk(city)
     taken = {c for k, c in st.tokens.items() if k != letter}
-    on_walk = set(walk)
     # Outline cells are never city cells, so with 12 distinct ones the 11 other tokens
     # always find room around any of them: ``restore`` then succeeds (moving every other
     # token to the first free cells after this one is its last resort), and its search
@@ -74,13 +66,11 @@ def token_options(st: State, letter: str, tile_cell: Cell) -> list[Cell]:
 def move_token(st: State, letter: str, cell: Cell) -> dict[str, Cell]:
     """Put ``letter``'s token on ``cell``; returns the other tokens that had to move, by
     letter in alphabetical order, with their new cells."""
-    city = set(st.board)
-    walk = outline(city)
+    walk, occ = city_walk(st.board)
     wanted = {**st.tokens, letter: cell}
-    occ = occurrences(walk)
     # Most moves keep the order: then ``restore`` would hand ``wanted`` back unchanged.
     in_order = order_ok(walk, wanted, occ)
-    placed = wanted if in_order else restore(walk, wanted, letter, city)
+    placed = wanted if in_order else restore(walk, wanted, letter, st.board)
     assert placed is not None
     moved = sorted(k for k in placed if k != letter and placed[k] != st.tokens[k])
     st.tokens = {k: placed[k] for k in LETTERS}
