@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 # Refusals that say nothing about the move: the database could not save, or another
 # writer came first. The mail is read again later rather than answered.
 RETRY_LATER = frozenset({"storage", "busy"})
+GIVE_UP = 5  # handlings of one mail that raised before it is put aside
 _PICK = re.compile(r"#\s*([0-9]{1,4})")
 
 
@@ -69,6 +70,7 @@ class MailFront:
         # and the mailbox) must never both pass the "handled already?" check.
         self._lock = asyncio.Lock()
         self._parse = parse
+        self._failures: dict[str, int] = {}  # Message-ID -> handlings that raised
         self.notifier = MailNotifier(self)  # the transport of what the service owes
         self._first_line = first_line
 
@@ -128,14 +130,30 @@ class MailFront:
         sent for now, the database failed)."""
         mail = self.parse(raw)
         async with self._lock:
-            if await self.mail_store.handled(mail.message_id):
-                return True
             try:
+                if await self.mail_store.handled(mail.message_id):
+                    return True
                 return await self._handle(mail, uid, uidvalidity,
                                           tuple(a.lower() for a in envelope))
             except Exception:
-                log.exception("a mail could not be handled; it is read again later")
-                return False
+                return await self._failed(mail, uid, uidvalidity)
+
+    async def _failed(self, mail: Incoming, uid: int | None, uidvalidity: int | None) -> bool:
+        """A mail whose handling raised is read again later; one that keeps failing (a
+        bug its content trips) is put aside after ``GIVE_UP`` attempts, so that it
+        cannot be read again at every pass for ever."""
+        count = self._failures.get(mail.message_id, 0) + 1
+        self._failures[mail.message_id] = count
+        if count < GIVE_UP:
+            log.exception("a mail could not be handled (attempt %d); it is read again "
+                          "later", count)
+            return False
+        log.exception("a mail failed %d times: put aside unanswered", count)
+        self._failures.pop(mail.message_id, None)
+        try:
+            return await self.done(mail, uid, uidvalidity)
+        except Exception:
+            return False
 
     def parse(self, raw: bytes) -> Incoming:
         if self._parse is None:

@@ -318,3 +318,18 @@ async def test_an_oversized_mail_is_refused_politely_and_changes_nothing(r: Rig)
         assert await r.front.handle(raw) in (True, False)
     assert await r.mail(reply(mail, address, "#1"))
     assert (await r.service.info(1)).version > version
+
+
+async def test_a_mail_that_keeps_failing_is_put_aside(r: Rig,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    await skybridge_table(r)
+    address = await waiting_address(r, 1)
+    raw = reply(decisions(r, address)[-1], address, "#1", message_id="<poison@client.test>")
+
+    async def broken(*args: object, **kwargs: object) -> bool:
+        raise RuntimeError("a bug this mail trips")
+
+    monkeypatch.setattr(r.front, "_move", broken)
+    answers = [await r.front.handle(raw) for _ in range(5)]
+    assert answers == [False, False, False, False, True]
+    assert await r.front.mail_store.handled("<poison@client.test>")
