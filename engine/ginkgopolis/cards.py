@@ -97,7 +97,11 @@ TILE_NUMBERS = _TileNumbers()
 
 
 def is_urbanization(card: str) -> bool:
-    return len(card) == 1 and card in LETTERS
+    return card in URBANIZATION_CARDS
+
+
+# The Urbanization cards, one per letter (a set: one lookup, the resolution's hot path).
+URBANIZATION_CARDS: frozenset[str] = frozenset(LETTERS)
 
 
 def tile_color(tile: str) -> str:

@@ -15,7 +15,7 @@ from engine.ginkgopolis.actions import (
     RefillDone,
     TakeTile,
 )
-from engine.ginkgopolis.cards import is_urbanization
+from engine.ginkgopolis.cards import URBANIZATION_CARDS
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.state import State
 
@@ -115,11 +115,13 @@ def play_actions(st: State, seat: int) -> list[GAction]:
     player = st.players[seat]
     actions: list[GAction] = []
     tiles = sorted(set(player.tiles))
+    urbanize = player.screen_res >= 1
     for card in player.hand:
-        plays = _plays(card)
-        if is_urbanization(card):
-            actions += [plays["res"], plays["tile"]]
-            if player.screen_res >= 1:
+        plays = _PLAYS.get(card) or _plays(card)
+        if card in URBANIZATION_CARDS:
+            actions.append(plays["res"])
+            actions.append(plays["tile"])
+            if urbanize:
                 actions += [plays[t] for t in tiles]
         else:
             actions.append(plays[None])

@@ -20,7 +20,7 @@ fixed, so the result is deterministic.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -54,27 +54,41 @@ def outline(city: Iterable[Cell]) -> list[Cell]:
     return list(walk)
 
 
-def city_walk(city: Iterable[Cell]) -> tuple[tuple[Cell, ...], dict[Cell, list[int]]]:
-    """``outline(city)`` and its ``occurrences``, shared, not to be changed. The token's
-    options and its move ask about the same city one after the other: the last city is
-    recognised by its cells in the order the board lists them, a comparison that the
-    shared cell objects of one board make cheap (no set to build and hash)."""
+def city_walk(city: Collection[Cell]) -> tuple[tuple[Cell, ...], dict[Cell, list[int]]]:
+    """``outline(city)`` and its ``occurrences``, shared, not to be changed.
+
+    The token's options and its move ask about the same city one after the other, and a
+    search about the cities of its few simulations: the last cities are recognised by
+    their cells in the order the board lists them, found by their number and last cell.
+    The cells of one board (and of its copies) are the same objects, so the comparison
+    is cheap: no set to build and hash, as ``outline`` does."""
     key = tuple(city)
-    last = _last_walk[0]
-    if last is not None and last[0] == key:
-        return last[1], last[2]
-    walk = tuple(outline(key))
+    probe = (len(key), key[-1] if key else None)
+    known = _walks.get(probe)
+    if known is not None:
+        for cells, walk, occ in known:
+            if cells == key:
+                return walk, occ
+    else:
+        if len(_walks) >= _CACHE_SIZE:
+            _walks.clear()
+        known = _walks[probe] = []
+    walk = tuple(_outline(city))
     occ = occurrences(walk)
-    _last_walk[0] = (key, walk, occ)
+    if len(known) >= _BUCKET_SIZE:
+        del known[0]
+    known.append((key, walk, occ))
     return walk, occ
 
 
-_last_walk: list[tuple[tuple[Cell, ...], tuple[Cell, ...], dict[Cell, list[int]]] | None] = [
-    None
-]
+_BUCKET_SIZE = 8
+_walks: dict[
+    tuple[int, Cell | None],
+    list[tuple[tuple[Cell, ...], tuple[Cell, ...], dict[Cell, list[int]]]],
+] = {}
 
 
-def _outline(cells: frozenset[Cell]) -> list[Cell]:
+def _outline(cells: Collection[Cell]) -> list[Cell]:
     if not cells:
         return []
     # Trace the boundary from vertex to vertex, the city on the right hand. Arriving at a

@@ -30,6 +30,16 @@ from engine.ginkgopolis.tokens import open_token_decision
 ITEMS = ("res", "tile", "sp")
 
 
+def _gains(trigger: str | None, reward: Reward) -> tuple[str | None, tuple[tuple[str, int], ...]]:
+    return trigger, tuple((item, n) for item in ITEMS if (n := getattr(reward, item)))
+
+
+# What each character and each kept Building card gives, and when: a bonus asks it of
+# every card its player holds.
+_CHARACTER_GAINS = {c.id: _gains(c.trigger, c.reward) for c in CHARACTERS.values()}
+_CARD_GAINS = {k.code: _gains(k.trigger, k.reward) for k in BUILDING_CARDS.values()}
+
+
 # The map of tops last built, by any Table: checked before use (see building_for).
 _last_tops: list[dict[str, Cell]] = [{}]
 
@@ -312,20 +322,16 @@ class Table:
         player = self.st.players[p]
         if player.hal:
             return []
-        rewards = [
-            CHARACTERS[c].reward for c in player.characters if CHARACTERS[c].trigger == trigger
-        ]
-        rewards += [
-            BUILDING_CARDS[k].reward for k in player.kept if BUILDING_CARDS[k].trigger == trigger
-        ]
+        why = f"bonus_{trigger}"
         ops = []
-        for reward in rewards:
-            for item in ITEMS:
-                n = getattr(reward, item)
-                if n:
-                    ops.append(
-                        {"op": "gain", "p": p, "item": item, "n": n, "why": f"bonus_{trigger}"}
-                    )
+        for gains in [_CHARACTER_GAINS[c] for c in player.characters]:
+            if gains[0] == trigger:
+                for item, n in gains[1]:
+                    ops.append({"op": "gain", "p": p, "item": item, "n": n, "why": why})
+        for gains in [_CARD_GAINS[k] for k in player.kept]:
+            if gains[0] == trigger:
+                for item, n in gains[1]:
+                    ops.append({"op": "gain", "p": p, "item": item, "n": n, "why": why})
         return ops
 
     # --------------------------------------------------------- resolution
@@ -436,16 +442,20 @@ class Table:
         """The ``tiles`` that ``p`` can pay to put on ``card``'s building: ``construct_cost``
         for many tiles, reading the building and the player once (the menus' hot path)."""
         player = self.st.players[p]
-        _, b = self.building_for(card)
-        top = b.top
-        color, number = tile_color(top), tile_number(top)
-        res = player.screen_res + (b.resources if b.owner == p else 0) - b.height - 1
+        b = self.building_for(card)[1]
+        floors = b.tiles
+        top = floors[-1]
+        number = TILE_NUMBERS[top]
+        res = player.screen_res - len(floors) - 1
+        if b.owner == p:
+            res += b.resources
         if res < 0:
             return []
         sp = player.sp
         if sp >= number - 1 and res >= 1:
             # No tile is numbered below 1: every tile is within reach, whatever its colour.
             return list(tiles)
+        color = top[0]
         return [
             t for t in tiles
             if (res >= 1 or t[0] == color) and sp >= max(0, number - TILE_NUMBERS[t])
