@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core.protocol import Pending
 from engine.ginkgopolis.actions import (
@@ -19,6 +19,8 @@ from engine.ginkgopolis.cards import URBANIZATION_CARDS
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.state import State
 
+_A = TypeVar("_A", bound=GAction)
+
 
 def pending(st: State) -> Pending:
     if st.phase == "over":
@@ -27,12 +29,12 @@ def pending(st: State) -> Pending:
     if d is not None and d["kind"] == "token":
         return _pending(("token", d["seat"]))
     if d is not None and d["kind"] == "refill":
-        return _pending(("refill", *(i for i, p in enumerate(st.players)
-                                     if not p.hal and not p.refill_done)))
+        return _pending(("refill", *[i for i, p in enumerate(st.players)
+                                     if not p.hal and not p.refill_done]))
     if st.phase == "draft":
-        return _pending(("draft", *(p.draft_pick is None for p in st.players)))
+        return _pending(("draft", *[p.draft_pick is None for p in st.players]))
     if st.phase == "pick":
-        return _pending(("pick", *(None if p.hal else p.pick is None for p in st.players)))
+        return _pending(("pick", *[None if p.hal else p.pick is None for p in st.players]))
     raise AssertionError(f"no decision pending in phase {st.phase}")
 
 
@@ -93,18 +95,19 @@ def legal_actions(st: State, seat: int) -> list[GAction]:
     if d is not None and d["kind"] == "token":
         if d["seat"] != seat:
             return []
-        return [MoveToken(d["letter"], x, y) for x, y in d["options"]]
+        letter = d["letter"]
+        return [_shared(MoveToken, letter, x, y) for x, y in d["options"]]
     if d is not None and d["kind"] == "refill":
         if player.refill_done:
             return []
         table = Table(st)
         # "done" first: the safe choice, and the first entry of every menu.
-        actions: list[GAction] = [RefillDone()]
-        actions += [GiveTile(t) for t in sorted(table.refillable(player))]
-        actions += [TakeTile(t) for t in player.refill]
+        actions: list[GAction] = [_REFILL_DONE]
+        actions += [_shared(GiveTile, t) for t in sorted(table.refillable(player))]
+        actions += [_shared(TakeTile, t) for t in player.refill]
         return actions
     if st.phase == "draft":
-        return [DraftCharacter(c) for c in player.packet]
+        return [_shared(DraftCharacter, c) for c in player.packet]
     if st.phase == "pick":
         return play_actions(st, seat)
     return []
@@ -127,7 +130,7 @@ def play_actions(st: State, seat: int) -> list[GAction]:
             actions.append(plays[None])
             actions += [plays[t] for t in table.affordable(seat, card, tiles)]
     if player.new_hand > 0 and player.hand:
-        actions.append(NewHand())
+        actions.append(_NEW_HAND)
     return actions
 
 
@@ -148,7 +151,21 @@ class _CardPlays(dict[str | None, PlayCard]):
 
 
 # Actions are immutable values: the menus hand out the same objects instead of building
-# thousands of equal ones (a few hundred cards x tiles at most).
+# thousands of equal ones (a few hundred cards x tiles, cells, tiles, characters at most).
+_NEW_HAND = NewHand()
+_REFILL_DONE = RefillDone()
+_SHARED: dict[tuple[Any, ...], Any] = {}
+
+
+def _shared(kind: type[_A], *fields: Any) -> _A:
+    """``kind(*fields)``, the same object every time."""
+    key = (kind, *fields)
+    action: _A | None = _SHARED.get(key)
+    if action is None:
+        action = _SHARED[key] = kind(*fields)
+    return action
+
+
 _PLAYS: dict[str, _CardPlays] = {}
 
 

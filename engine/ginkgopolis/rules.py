@@ -21,13 +21,20 @@ from engine.ginkgopolis.cards import (
     Reward,
     is_urbanization,
     tile_color,
-    tile_number,
 )
 from engine.ginkgopolis.outline import Cell, neighbours
 from engine.ginkgopolis.state import Building, Player, State
 from engine.ginkgopolis.tokens import open_token_decision
 
 ITEMS = ("res", "tile", "sp")
+
+
+def _price(b: Building, tile: str) -> tuple[int, int, int]:
+    """``Table.construct_price`` of ``tile`` on building ``b``."""
+    top = b.tiles[-1]
+    change = 1 if tile[0] != top[0] else 0
+    sp_cost = max(0, TILE_NUMBERS[top] - TILE_NUMBERS[tile])
+    return len(b.tiles) + 1 + change, change, sp_cost
 
 
 def _gains(trigger: str | None, reward: Reward) -> tuple[str | None, tuple[tuple[str, int], ...]]:
@@ -169,12 +176,13 @@ class Table:
         player = st.players[p]
         if item == "sp":
             player.sp += n
-            self.emit("gain", seat=self.seat_of(p), item="sp", n=n, why=why)
+            self.emit("gain", seat=None if player.hal else p, item="sp", n=n, why=why)
         elif item == "res":
             got = min(n, player.supply_res)
             player.supply_res -= got
             player.screen_res += got
-            self.emit("gain", seat=self.seat_of(p), item="res", n=got, asked=n, why=why)
+            self.emit("gain", seat=None if player.hal else p, item="res", n=got, asked=n,
+                      why=why)
         else:
             raise AssertionError(item)
 
@@ -257,6 +265,8 @@ class Table:
 
     def check_all_placed(self) -> None:
         """Ruling G9: checked after every player's action; it stays triggered."""
+        if self.st.end_triggered:
+            return  # nothing more to tell: trigger_end would do nothing
         for p, player in enumerate(self.st.players):
             if player.hal:
                 if player.supply_res == 0:
@@ -345,15 +355,16 @@ class Table:
     def advance(self) -> None:
         """Run the round on until a decision is needed or the round is over."""
         st = self.st
+        count = len(st.players)  # st.count
         while st.phase == "resolve":
             self.run_queue()
             if st.decision is not None:
                 return
             self.check_all_placed()
-            if st.turn >= st.count:
+            if st.turn >= count:
                 self.end_round()
                 return
-            p = (st.first + st.turn) % st.count  # self.order()[st.turn], without the list
+            p = (st.first + st.turn) % count  # self.order()[st.turn], without the list
             st.turn += 1
             if st.players[p].hal:
                 st.queue.append({"op": "hal"})
@@ -423,16 +434,13 @@ class Table:
     def construct_price(self, card: str, tile: str) -> tuple[int, int, int]:
         """(resources for the new floors and the colour change, of which the colour change,
         SP for a lower number) to put ``tile`` on the building ``card`` designates."""
-        _, b = self.building_for(card)
-        change = 1 if tile_color(tile) != tile_color(b.top) else 0
-        sp_cost = max(0, tile_number(b.top) - tile_number(tile))
-        return b.height + 1 + change, change, sp_cost
+        return _price(self.building_for(card)[1], tile)
 
     def construct_cost(self, p: int, card: str, tile: str) -> tuple[int, int] | None:
         """(resources, SP) to pay beyond the new floor, or None if the player cannot pay."""
         player = self.st.players[p]
-        _, b = self.building_for(card)
-        res, change, sp_cost = self.construct_price(card, tile)
+        b = self.building_for(card)[1]
+        res, change, sp_cost = _price(b, tile)
         returned = b.resources if b.owner == p else 0
         if player.screen_res + returned < res or player.sp < sp_cost:
             return None
