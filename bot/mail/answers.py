@@ -79,6 +79,15 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
         return await _answer(front, mail, uid, uidvalidity, "unreadable",
                              {"problem": mail.problem}, locale)
     parsed = parse_command(line)
+    if parsed is None and verified and not forced:
+        # A move written to the player's own address (a reply to a digest or an answer,
+        # not to the decision mail): that address is theirs as surely as a seat's, so
+        # it plays when exactly one of their seats is waiting.
+        waiting = [(t.id, seat) for t in await front.service.tables_of(user)
+                   if (seat := t.seat_of(user)) is not None and seat in t.waiting]
+        if len(waiting) == 1:
+            table_id, seat = waiting[0]
+            return await front.move_at(mail, table_id, seat, uid, uidvalidity)
     if parsed is None:
         return await _answer(front, mail, uid, uidvalidity, "not_a_command",
                              {"line": line[:80], "games": game_names()}, locale)

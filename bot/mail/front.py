@@ -297,6 +297,16 @@ class MailFront:
 
     # ---------------------------------------------------------------- moves
 
+    async def move_at(self, mail: Incoming, table_id: int, seat: int, uid: int | None,
+                      uidvalidity: int | None) -> bool:
+        """The mail's first line as the move of ``seat``'s current decision (a move
+        written to the player's own address rather than to the decision mail)."""
+        from bot.mail.tokens import SeatRef
+
+        info = await self.service.info(table_id)
+        version = info.prompt_versions.get(seat, info.version)
+        return await self._move(mail, SeatRef(table_id, seat, version), uid, uidvalidity)
+
     async def _move(self, mail: Incoming, ref: Any, uid: int | None,
                     uidvalidity: int | None) -> bool:
         try:

@@ -61,6 +61,9 @@ class Front(Protocol):
     async def done(self, mail: Incoming, uid: int | None, uidvalidity: int | None,
                    table_id: int | None = None) -> bool: ...
 
+    async def move_at(self, mail: Incoming, table_id: int, seat: int, uid: int | None,
+                      uidvalidity: int | None) -> bool: ...
+
     async def reply(self, mail: Incoming, template: str, context: dict[str, Any],
                     locale: str, *, reply_to: str | None = None,
                     table_id: int | None = None) -> bool: ...

@@ -333,3 +333,24 @@ async def test_a_mail_that_keeps_failing_is_put_aside(r: Rig,
     answers = [await r.front.handle(raw) for _ in range(5)]
     assert answers == [False, False, False, False, True]
     assert await r.front.mail_store.handled("<poison@client.test>")
+
+
+async def test_a_move_written_to_the_players_own_address_plays(r: Rig) -> None:
+    await skybridge_table(r)
+    address = await waiting_address(r, 1)
+    other = BOB if address == ANN else ANN
+    # The Reply-To of a digest or of an answer: the player's own address.
+    personal = next(str(m["Reply-To"]) for m in r.sender.to(address)
+                    if "+i0." in str(m["Reply-To"] or ""))
+    version = (await r.service.info(1)).version
+    prompt = await r.service.prompt(1, Actor("mail:" + address))
+    await r.mail(command_mail(address, prompt.options[1].text, to=personal))
+    log = await r.service.log(1)
+    assert [e.text for e in log if e.version > version and e.source == "player"] == \
+        [prompt.options[1].text]
+    # The other player's own address from this player: nothing (the address is bound).
+    theirs = next(str(m["Reply-To"]) for m in r.sender.to(other)
+                  if "+i0." in str(m["Reply-To"] or ""))
+    version = (await r.service.info(1)).version
+    await r.mail(command_mail(address, "#1", to=theirs))
+    assert (await r.service.info(1)).version == version
