@@ -18,8 +18,8 @@ from engine.ginkgopolis.cards import (
     CHARACTERS,
     COLOR_ITEM,
     TILE_NUMBERS,
+    URBANIZATION_CARDS,
     Reward,
-    is_urbanization,
     tile_color,
 )
 from engine.ginkgopolis.outline import Cell, neighbours
@@ -380,10 +380,10 @@ class Table:
         player.hand.remove(pick.card)
         if pick.tile:
             player.tiles.remove(pick.tile)
-        st.revealed.append({"seat": p, **pick.to_json()})
+        st.revealed.append({"seat": p, "card": pick.card, "tile": pick.tile, "gain": pick.gain})
         self.emit("reveal", seat=p, card=pick.card, tile=pick.tile, gain=pick.gain)
         card, tile = pick.card, pick.tile
-        if tile and is_urbanization(card):
+        if tile and card in URBANIZATION_CARDS:
             if player.screen_res >= 1:
                 self.urbanize(p, card, tile)
             else:
@@ -399,12 +399,12 @@ class Table:
                 self.exploit(p, card, None)
         else:
             self.exploit(p, card, pick.gain)
-        if st.solo:
+        if st.seats == 1:  # st.solo
             st.queue.append({"op": "discard_hand", "p": p})
 
     def exploit(self, p: int, card: str, gain: str | None) -> None:
         q = self.st.queue
-        if is_urbanization(card):
+        if card in URBANIZATION_CARDS:
             q.append({"op": "gain", "p": p, "item": gain or "res", "n": 1, "why": "exploit"})
         else:
             q.append({"op": "exploit", "p": p, "card": card})

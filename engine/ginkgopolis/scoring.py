@@ -4,25 +4,28 @@ from __future__ import annotations
 
 from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals, seat_name
 from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, tile_color, tile_number
-from engine.ginkgopolis.outline import Cell, neighbours
+from engine.ginkgopolis.outline import Cell
 from engine.ginkgopolis.state import Building, State
 
 
 def districts(board: dict[Cell, Building]) -> list[list[Cell]]:
     """Groups of at least 2 orthogonally adjacent buildings of one colour, in a fixed order."""
+    # Each building's colour read once; a neighbour off the board has none.
+    colors = {c: b.tiles[-1][0] for c, b in board.items()}
     seen: set[Cell] = set()
     found: list[list[Cell]] = []
     for start in sorted(board, key=lambda c: (c[1], c[0])):
         if start in seen:
             continue
-        color = tile_color(board[start].top)
+        color = colors[start]
         group, stack = [], [start]
         seen.add(start)
         while stack:
             cell = stack.pop()
             group.append(cell)
-            for nb in neighbours(cell):
-                if nb in board and nb not in seen and tile_color(board[nb].top) == color:
+            x, y = cell
+            for nb in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):  # neighbours(cell)
+                if colors.get(nb) == color and nb not in seen:
                     seen.add(nb)
                     stack.append(nb)
         if len(group) >= 2:
