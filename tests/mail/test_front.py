@@ -354,3 +354,41 @@ async def test_a_move_written_to_the_players_own_address_plays(r: Rig) -> None:
     version = (await r.service.info(1)).version
     await r.mail(command_mail(address, "#1", to=theirs))
     assert (await r.service.info(1)).version == version
+
+
+SAMPLES = Path(__file__).resolve().parent / "samples"
+SAMPLE_SEAT = b"play+t12.s3.v45.kq3ttmxvbb6ubsezqqycm3qgca@example.org"
+
+
+async def test_replies_from_real_clients_reach_their_seat(r: Rig) -> None:
+    """mail-in's samples (Gmail, Outlook, Thunderbird, Apple Mail, iPhone, Yahoo, French
+    and German clients, HTML only, Latin-1, quoted-printable, base64, attachments) sent to
+    a seat's address: each is read to the move its writer typed, and answered (their
+    Ginkgopolis move is no Skybridge move) with the moves possible now."""
+    from bot.mail.incoming import command_line, parse_incoming
+
+    await skybridge_table(r)
+    samples = sorted(p for p in SAMPLES.glob("*.eml") if SAMPLE_SEAT in p.read_bytes()
+                     and "autoreply" not in p.name)
+    assert len(samples) >= 12
+    for n, path in enumerate(samples):
+        original = path.read_bytes()
+        expected = command_line(parse_incoming(original))
+        address = await waiting_address(r, 1)
+        seat_address = str(decisions(r, address)[-1]["Reply-To"]).encode()
+        sender = parse_incoming(original).sender.encode()
+        raw = re.sub(re.escape(sender), address.encode(),
+                     original.replace(SAMPLE_SEAT, seat_address), flags=re.I)
+        raw = re.sub(rb"(?im)^Message-ID:.*$", f"Message-ID: <sample{n}@t>".encode(), raw)
+        version = (await r.service.info(1)).version
+        prompt = await r.service.prompt(1, Actor("mail:" + address))
+        assert await r.mail(raw), path.name
+        if expected.startswith("#"):  # a move by its number: played
+            played = [e.text for e in await r.service.log(1)
+                      if e.version > version and e.source == "player"]
+            assert played == [prompt.options[int(expected[1:]) - 1].text], path.name
+            continue
+        assert (await r.service.info(1)).version == version, path.name
+        answer = text_of(r.sender.to(address)[-1])
+        assert answer.startswith("Table #1:") and "#1  " in answer, path.name
+        assert expected[:40] in answer, (path.name, expected)
