@@ -12,6 +12,7 @@ lists of the data set.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.neotopia.data import DataSet
@@ -88,12 +89,27 @@ def pattern_lines(grid: str, pattern: Iterable[tuple[int, int, str]] | Iterable[
     return _lines(grid, [(int(p[0]), int(p[1]), str(p[2])) for p in pattern], 1)
 
 
-def _copies(data: DataSet, board: Mapping[str, str], card: str, mirror: bool, region: str
-            ) -> list[list[tuple[str, str]]]:
-    """Every copy of the card's pattern that fits on the region's free cells and its
-    elements of the right colours: the (cell, colour) each still needs."""
+@dataclass(frozen=True)
+class _Copies:
+    """Every distinct copy of a card's pattern lying inside one region, indexed by cell:
+    the data alone decides them, so they are found once per (data set, card, mirror,
+    region) (a hand's status is shown in every private view: issue 25)."""
+
+    cells: tuple[tuple[tuple[str, str], ...], ...]  # per copy, its (cell, colour) pairs
+    outer: tuple[int, ...]  # per copy, how many of its cells are outer cells
+    by_cell: dict[str, tuple[tuple[int, str], ...]]  # cell -> (copy, colour wanted there)
+
+
+_COPIES: dict[tuple[str, str, bool, str], _Copies] = {}
+
+
+def _copies(data: DataSet, card: str, mirror: bool, region: str) -> _Copies:
+    key = (data.name, card, mirror, region)
+    found = _COPIES.get(key)
+    if found is not None:
+        return found
     reg = next(r for r in data.regions if r.id == region)
-    out: list[list[tuple[str, str]]] = []
+    copies: list[tuple[tuple[str, str], ...]] = []
     seen: set[frozenset[tuple[str, str]]] = set()
     for shape in orientations(data.name, card, mirror):
         for anchor in reg.cells:
@@ -103,16 +119,59 @@ def _copies(data: DataSet, board: Mapping[str, str], card: str, mirror: bool, re
                 target = data.by_coord.get((a.q + dq, a.r + dr))
                 if target is None or data.cells[target].region != region:
                     break
-                have = board.get(target)
-                if have is not None and have != colour:
-                    break
                 cells.append((target, colour))
             else:
-                key = frozenset(cells)
-                if key not in seen:
-                    seen.add(key)
-                    out.append([(c, colour) for c, colour in cells if c not in board])
-    return out
+                fixed = frozenset(cells)
+                if fixed not in seen:
+                    seen.add(fixed)
+                    copies.append(tuple(cells))
+    by_cell: dict[str, list[tuple[int, str]]] = {}
+    for n, copy in enumerate(copies):
+        for cell, colour in copy:
+            by_cell.setdefault(cell, []).append((n, colour))
+    found = _Copies(tuple(copies),
+                    tuple(sum(data.cells[c].kind == "outer" for c, _ in copy)
+                          for copy in copies),
+                    {cell: tuple(wanted) for cell, wanted in by_cell.items()})
+    _COPIES[key] = found
+    return found
+
+
+def _closest(data: DataSet, board: Mapping[str, str], card: str, mirror: bool, region: str
+             ) -> tuple[bool, bool, tuple[tuple[str, str], ...] | None]:
+    """Over every copy of the card's pattern in the region that fits the board (free
+    cells, or elements of the right colours): whether any fits, whether one stands whole,
+    and the first copy needing the fewest elements, inner cells first (an outer cell
+    needs New Building Permits), as its (cell, colour) pairs."""
+    index = _copies(data, card, mirror, region)
+    count = len(index.cells)
+    dead = bytearray(count)
+    have = [0] * count
+    outer_have = [0] * count
+    for cell, wanted in index.by_cell.items():
+        placed = board.get(cell)
+        if placed is None:
+            continue
+        outer = data.cells[cell].kind == "outer"
+        for n, colour in wanted:
+            if colour != placed:
+                dead[n] = 1
+            else:
+                have[n] += 1
+                outer_have[n] += outer
+    fits = complete = False
+    best = -1
+    best_key = (0, 0)
+    for n in range(count):
+        if dead[n]:
+            continue
+        fits = True
+        need = len(index.cells[n]) - have[n]
+        if not need:
+            complete = True
+        elif best < 0 or (need, index.outer[n] - outer_have[n]) < best_key:
+            best, best_key = n, (need, index.outer[n] - outer_have[n])
+    return fits, complete, index.cells[best] if best >= 0 else None
 
 
 def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str, str | None],
@@ -133,18 +192,15 @@ def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str
     complete: list[str] = []
     fits = False
     for reg in data.regions:
-        copies = _copies(data, board, card, mirror, reg.id)
-        fits = fits or bool(copies)
+        any_fits, whole, copy = _closest(data, board, card, mirror, reg.id)
+        fits = fits or any_fits
         if reg.id in blocked:
             continue
-        if any(not missing for missing in copies):
+        if whole:
             complete.append(reg.id)
-        short = [m for m in copies if m]
-        if not short:
+        if copy is None:
             continue
-        # Inner cells first: an outer cell needs New Building Permits.
-        best = min(short, key=lambda m: (len(m), sum(data.cells[c].kind == "outer"
-                                                     for c, _ in m)))
+        best = [(c, colour) for c, colour in copy if c not in board]
         if closest is None or len(best) < len(closest["missing"]):
             closest = {"region": reg.id, "have": size - len(best), "size": size,
                        "missing": [[c, colour, data.cells[c].kind == "outer"]
