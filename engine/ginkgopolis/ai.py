@@ -28,7 +28,7 @@ from engine.ginkgopolis.cards import (
     tile_color,
     tile_number,
 )
-from engine.ginkgopolis.legal import legal_actions
+from engine.ginkgopolis.legal import legal_actions, menu_size, nth_play, play_menu
 from engine.ginkgopolis.outline import neighbours
 from engine.ginkgopolis.rules import Table
 from engine.ginkgopolis.scoring import endgame_card_points
@@ -41,6 +41,10 @@ class RandomPlayer:
     name = "random"
 
     def choose(self, state: State, seat: int, rng: Rng) -> GAction:
+        if state.phase == "pick" and state.decision is None and 0 <= seat < state.seats:
+            # legal_actions would be play_actions: one entry of it, without the list.
+            parts, new_hand = play_menu(state, seat)
+            return nth_play(parts, new_hand, rng.randbelow(menu_size(parts, new_hand)))
         actions = legal_actions(state, seat)
         return actions[rng.randbelow(len(actions))]
 

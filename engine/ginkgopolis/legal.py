@@ -114,24 +114,59 @@ def legal_actions(st: State, seat: int) -> list[GAction]:
 
 
 def play_actions(st: State, seat: int) -> list[GAction]:
+    parts, new_hand = play_menu(st, seat)
+    actions: list[GAction] = []
+    for plays, alone, with_tiles in parts:
+        actions += [plays[key] for key in alone]
+        actions += [plays[t] for t in with_tiles]
+    if new_hand:
+        actions.append(_NEW_HAND)
+    return actions
+
+
+# One card's part of the play menu: its plays, the keys of the card played alone (the
+# item an Urbanization card gives, or None), then the tiles it may be played with.
+MenuPart = tuple["_CardPlays", tuple[str | None, ...], list[str]]
+_ALONE_URBANIZATION: tuple[str | None, ...] = ("res", "tile")
+_ALONE_BUILDING: tuple[str | None, ...] = (None,)
+_NO_TILES: list[str] = []
+
+
+def play_menu(st: State, seat: int) -> tuple[list[MenuPart], bool]:
+    """``play_actions`` in parts, one per card of the hand, without making the list (a
+    random seat only needs its length and one entry: ``nth_play``), and whether New Hand
+    ends it. The lists in the parts are shared, not to be changed."""
     table = Table(st)
     player = st.players[seat]
-    actions: list[GAction] = []
     tiles = sorted(set(player.tiles))
     urbanize = player.screen_res >= 1
+    parts: list[MenuPart] = []
     for card in player.hand:
         plays = _PLAYS.get(card) or _plays(card)
         if card in URBANIZATION_CARDS:
-            actions.append(plays["res"])
-            actions.append(plays["tile"])
-            if urbanize:
-                actions += [plays[t] for t in tiles]
+            parts.append((plays, _ALONE_URBANIZATION, tiles if urbanize else _NO_TILES))
         else:
-            actions.append(plays[None])
-            actions += [plays[t] for t in table.affordable(seat, card, tiles)]
-    if player.new_hand > 0 and player.hand:
-        actions.append(_NEW_HAND)
-    return actions
+            parts.append((plays, _ALONE_BUILDING, table.affordable(seat, card, tiles)))
+    return parts, player.new_hand > 0 and bool(player.hand)
+
+
+def menu_size(parts: list[MenuPart], new_hand: bool) -> int:
+    """``len(play_actions(...))`` from its parts."""
+    return sum([len(alone) + len(tiles) for _, alone, tiles in parts]) + new_hand
+
+
+def nth_play(parts: list[MenuPart], new_hand: bool, k: int) -> GAction:
+    """``play_actions(...)[k]`` from its parts, for 0 <= k < ``menu_size``."""
+    for plays, alone, with_tiles in parts:
+        if k < len(alone):
+            return plays[alone[k]]
+        k -= len(alone)
+        if k < len(with_tiles):
+            return plays[with_tiles[k]]
+        k -= len(with_tiles)
+    if not new_hand or k != 0:
+        raise IndexError("the play menu is shorter")
+    return _NEW_HAND
 
 
 class _CardPlays(dict[str | None, PlayCard]):
