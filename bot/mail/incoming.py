@@ -8,6 +8,7 @@ MAILER-DAEMON texts) are read here too, from the same parsed parts.
 
 from __future__ import annotations
 
+import binascii
 import codecs
 import dataclasses
 import hashlib
@@ -440,11 +441,22 @@ def _bounce(msg: Message, head: _Head) -> Bounce | None:
 
 def _status_blocks(report: Message) -> list[Message]:
     payload = report.get_payload()
-    if isinstance(payload, list):
-        return [block for block in payload if isinstance(block, Message)]
-    data = report.get_payload(decode=True)
-    text = decode_text(data, None) if isinstance(data, bytes) else str(payload)
-    blocks = re.split(r"\r?\n\s*\r?\n", text)
+    if not isinstance(payload, list):
+        return _blocks_of(str(payload))
+    blocks = [block for block in payload if isinstance(block, Message)]
+    if str(report.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
+        return blocks
+    # The parser split the still-encoded text as if it were fields: decode, split again.
+    encoded = "".join(block.as_string() for block in blocks)
+    try:
+        data = binascii.a2b_base64(encoded.encode("ascii", "replace"))
+    except binascii.Error:
+        return []
+    return _blocks_of(decode_text(data, None))
+
+
+def _blocks_of(text: str) -> list[Message]:
+    blocks = re.split(r"\r?\n[ \t]*\r?\n", text)
     return [HeaderParser(policy=compat32).parsestr(block) for block in blocks if block.strip()]
 
 

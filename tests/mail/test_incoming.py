@@ -353,6 +353,18 @@ def test_classic_bounce_with_a_final_5xx_after_temporary_4xx_is_permanent() -> N
     assert parse_incoming(raw).bounce == Bounce(("d@x.org",), True, None)
 
 
+def test_dsn_with_a_base64_status_part() -> None:
+    status = b"Reporting-MTA: dns; mx\n\nFinal-Recipient: rfc822; z@x.org\nAction: failed\n"
+    raw = (
+        b'From: MAILER-DAEMON@mx\nContent-Type: multipart/report; boundary="b"\n\n'
+        b"--b\nContent-Type: text/plain\n\nx\n"
+        b"--b\nContent-Type: message/delivery-status\nContent-Transfer-Encoding: base64\n\n"
+        + base64.encodebytes(status)
+        + b"--b--\n"
+    )
+    assert parse_incoming(raw).bounce == Bounce(("z@x.org",), True, None)
+
+
 def test_classic_bounce_names_neither_our_address_nor_the_postmaster() -> None:
     raw = (
         b"From: MAILER-DAEMON@mx.example.net\nTo: play@example.org\nSubject: failure notice\n\n"

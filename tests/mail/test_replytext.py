@@ -73,6 +73,9 @@ QUOTE = "> Your move at table 12.\n> Legal moves:\n>   1. R7+B12\n"
         ("R7\nLe B12", "R7\nLe B12"),
         ("1\nAnn wrote:\n\n", "1\nAnn wrote:"),
         ("1\nAnn wrote:\n\n> x", "1"),
+        ("R7\nOn second thought:\nB12", "R7\nOn second thought:\nB12"),
+        # A blank line ends an attribution: only its last line reads (as a loose one).
+        ("1\nOn Fri,\n\nBot wrote:\n> x", "1\nOn Fri,"),
         ("1\nOn Fri, 27 Nov,\nBot wrote:", "1"),
         ("1\nOn Fri,\nBot wrote:\n\n\n> x", "1"),
         # An attribution is read over three lines at most; past that, only its last
