@@ -446,8 +446,9 @@ def _status_blocks(report: Message) -> list[Message]:
     blocks = [block for block in payload if isinstance(block, Message)]
     if str(report.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
         return blocks
-    # The parser split the still-encoded text as if it were fields: decode, split again.
-    encoded = "".join(block.as_string() for block in blocks)
+    # The parser read the still-encoded text as blocks of fields; base64 has no ':', so
+    # it all landed in the blocks' bodies: decode those and split again.
+    encoded = "".join(body for block in blocks if isinstance(body := block.get_payload(), str))
     try:
         data = binascii.a2b_base64(encoded.encode("ascii", "replace"))
     except binascii.Error:

@@ -96,6 +96,7 @@ def test_every_sample_is_covered() -> None:
         "bounce_dsn_delayed.eml",
         "bounce_dsn_postfix.eml",
         "command_in_subject.eml",
+        "fuzz_dsn_base64_bad_charset.eml",
         "unknown_charset.eml",
     }
     assert names == set(REPLIES) | others
@@ -363,6 +364,14 @@ def test_dsn_with_a_base64_status_part() -> None:
         + b"--b--\n"
     )
     assert parse_incoming(raw).bounce == Bounce(("z@x.org",), True, None)
+
+
+def test_fuzz_found_dsn_is_read_not_undecodable() -> None:
+    # A base64 delivery-status part whose "fields" carry a charset named b'\xff': the
+    # email package cannot write such a block back, so it must not be asked to.
+    mail = parse_incoming(sample("fuzz_dsn_base64_bad_charset.eml"))
+    assert mail.problem != "undecodable"
+    assert mail.bounce is not None and mail.automatic
 
 
 def test_classic_bounce_names_neither_our_address_nor_the_postmaster() -> None:
