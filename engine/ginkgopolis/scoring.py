@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from engine.core.protocol import Outcome, ScoreLine, Standing, rank_totals, seat_name
-from engine.ginkgopolis.cards import BUILDING_CARDS, CHARACTERS, tile_color, tile_number
+from engine.ginkgopolis.cards import (
+    BUILDING_CARDS,
+    CHARACTERS,
+    TILE_NUMBERS,
+    tile_color,
+)
 from engine.ginkgopolis.outline import Cell
 from engine.ginkgopolis.state import Building, State
 
@@ -42,8 +47,10 @@ def district_points(board: dict[Cell, Building], cells: list[Cell]) -> dict[int,
         if b.owner is None or b.resources == 0:
             continue
         res, height, number = keys.get(b.owner, (0, 0, 0))
-        if (b.height, tile_number(b.top)) > (height, number):
-            height, number = b.height, tile_number(b.top)
+        floors = b.tiles
+        mine = (len(floors), TILE_NUMBERS[floors[-1]])  # (b.height, tile_number(b.top))
+        if mine > (height, number):
+            height, number = mine
         keys[b.owner] = (res + b.resources, height, number)
     ranked = sorted(keys, key=lambda o: keys[o], reverse=True)
     points: dict[int, tuple[int, int]] = {}
