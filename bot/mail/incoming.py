@@ -448,12 +448,21 @@ def _status_blocks(report: Message) -> list[Message]:
         return blocks
     # The parser read the still-encoded text as blocks of fields; base64 has no ':', so
     # it all landed in the blocks' bodies: decode those and split again.
-    encoded = "".join(body for block in blocks if isinstance(body := block.get_payload(), str))
+    encoded = "".join(_body_of(block) for block in blocks)
     try:
         data = binascii.a2b_base64(encoded.encode("ascii", "replace"))
     except binascii.Error:
         return []
     return _blocks_of(decode_text(data, None))
+
+
+def _body_of(block: Message) -> str:
+    try:
+        # Even undecoded, a body with raw 8-bit bytes is read in its declared charset.
+        body = block.get_payload()
+    except (LookupError, ValueError):
+        return ""
+    return body if isinstance(body, str) else ""
 
 
 def _blocks_of(text: str) -> list[Message]:

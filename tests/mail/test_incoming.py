@@ -97,6 +97,7 @@ def test_every_sample_is_covered() -> None:
         "bounce_dsn_postfix.eml",
         "command_in_subject.eml",
         "fuzz_dsn_base64_bad_charset.eml",
+        "fuzz_dsn_nul_charset.eml",
         "unknown_charset.eml",
     }
     assert names == set(REPLIES) | others
@@ -366,10 +367,14 @@ def test_dsn_with_a_base64_status_part() -> None:
     assert parse_incoming(raw).bounce == Bounce(("z@x.org",), True, None)
 
 
-def test_fuzz_found_dsn_is_read_not_undecodable() -> None:
-    # A base64 delivery-status part whose "fields" carry a charset named b'\xff': the
-    # email package cannot write such a block back, so it must not be asked to.
-    mail = parse_incoming(sample("fuzz_dsn_base64_bad_charset.eml"))
+@pytest.mark.parametrize(
+    "name",
+    # Base64 delivery-status parts whose "fields" carry a charset named b'\xff' (the email
+    # package cannot write such a block back) or with a NUL (nor read its body as text).
+    ["fuzz_dsn_base64_bad_charset.eml", "fuzz_dsn_nul_charset.eml"],
+)
+def test_fuzz_found_dsn_is_read_not_undecodable(name: str) -> None:
+    mail = parse_incoming(sample(name))
     assert mail.problem != "undecodable"
     assert mail.bounce is not None and mail.automatic
 
