@@ -232,8 +232,12 @@ class DiscordNotifier:
 
     def _render_public(self, n: Notification) -> str:
         if n.template == "dm_unreachable":
-            # Discord mentions the player, so the words reach them where they are.
             user = n.context.get("unreachable_user")
+            if not str(user).isdigit():
+                # A seat played elsewhere (by mail): no mention, its own words.
+                return self.fe.renderer.render_template("mail/unreachable", n.context,
+                                                        locale=n.locale, game=n.game)
+            # Discord mentions the player, so the words reach them where they are.
             return self.fe.say("dm_closed", n.locale, n.game, mention=f"<@{user}>",
                                table_id=n.table_id)
         return self.fe.renderer.render(n)

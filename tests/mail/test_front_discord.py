@@ -26,7 +26,13 @@ from bot.mail.runtime import MailRuntime  # noqa: E402
 from bot.mail.settings import MailSettings  # noqa: E402
 from bot.service.routing import RoutingNotifier  # noqa: E402
 from bot.store import SqliteStore  # noqa: E402
-from tests.mail.front_helpers import MemorySender, command_mail, reply, text_of  # noqa: E402
+from tests.mail.front_helpers import (  # noqa: E402
+    MemorySender,
+    bounce_mail,
+    command_mail,
+    reply,
+    text_of,
+)
 
 pytestmark = simcord_marker
 ANN = "ann@example.net"
@@ -103,3 +109,28 @@ async def test_a_discord_table_seats_a_mail_player(world: World,
     news = "\n".join(m.content for m in world.channel_messages())
     assert "ann" in news  # the channel tells Ann's moves
     assert not any(m["To"] != ANN for m in sender.history)
+
+
+async def test_a_mail_seat_that_bounces_is_told_in_the_channel_without_a_mention(
+        world: World, sender: MemorySender) -> None:
+    front = world.bot.config.mail.front
+    info = await open_table(world, "skybridge", humans=1)
+    await front.handle(command_mail(ANN, f"join {info.id}"))
+    await world.flush()
+    await world.people[0].click(world.status_message(info.id),
+                                custom_id=f"urb:l:start:{info.id}")
+    await world.flush()
+    await front.handle(bounce_mail(ANN))
+    await world.flush()
+    # The news goes out with the round's next post.
+    for _ in range(3):
+        table = await world.service.info(info.id)
+        seat = min(table.waiting)
+        if str(table.seats[seat].user_id).startswith("mail:"):
+            await world.run_deadline(info.id)
+        else:
+            await world.play_by_dm(info.id, world.people[0])
+        await world.flush()
+    news = "\n".join(m.content for m in world.channel_messages())
+    assert "ann cannot be reached by mail" in news
+    assert "<@mail:" not in news
