@@ -28,7 +28,7 @@ from bot.web.app import WebApp
 _FIXTURES = (backend, db_url, pg_server)  # store_backends' fixtures, used by name
 # Bots play the cheap AI: the pages, not the search, are under test (a table made through
 # Discord gets the default level).
-os.environ["URBANIST_BOT_LEVEL"] = "easy"
+os.environ["URBANIST_BOT_LEVEL"] = "normal"  # as tests/bot: one value for the whole run
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -69,6 +69,10 @@ def test_a_game_package_that_is_absent_is_skipped_but_a_broken_one_is_not(
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return real(name)
 
+    from engine.core import registry
+
+    # The built-in games are imported once per process: each case is a first time.
+    monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(importlib, "import_module", absent)
     assert "ginkgopolis" in game_names()  # a game not installed is simply not offered
 
@@ -77,6 +81,7 @@ def test_a_game_package_that_is_absent_is_skipped_but_a_broken_one_is_not(
             raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
         return real(name)
 
+    monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError, match="numpyy"):
         game_names()  # a game whose own import fails must say so
