@@ -26,7 +26,9 @@ from bot.store.records import VersionConflict
 
 T = TypeVar("T")
 Write = Callable[..., Awaitable[Any]]  # ``await fn(conn, *args)`` inside a transaction
-Call = tuple[Write, tuple[Any, ...]]
+# A write, its arguments, and whether it may be refused alone (a stale copy, a duplicate
+# key): only such a write pays for a savepoint (two more round trips to the server).
+Call = tuple[Write, tuple[Any, ...], bool]
 Connect = Callable[[], contextlib.AbstractAsyncContextManager[Connection]]
 # Refusals that belong to one write, not to its batch.
 ALONE = (VersionConflict, asyncpg.UniqueViolationError, asyncpg.ForeignKeyViolationError)
@@ -40,9 +42,13 @@ class PgGroupCommit:
         self._waiting: list[tuple[Call, asyncio.Future[Any]]] = []
         self._running = 0
 
-    async def write(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    async def write(self, fn: Callable[..., Awaitable[T]], *args: Any,
+                    refusable: bool = True) -> T:
+        """``refusable``: the write may raise one of ``ALONE`` as its answer; the others
+        (an outbox claimed or marked) run without a savepoint, and a fault of theirs
+        sends the batch to be run write by write."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._waiting.append(((fn, args), future))
+        self._waiting.append(((fn, args, refusable), future))
         if self._running < self.batches:
             self._running += 1
             asyncio.get_running_loop().create_task(self._drain(), name="urbanist-pg-group")
@@ -65,9 +71,10 @@ class PgGroupCommit:
                 _settle(batch, [fault] * len(batch))
                 return
             outcomes = [await self._alone(call) for call, _ in batch]
-        except Exception:
-            if len(batch) == 1:
-                raise
+        except Exception as exc:
+            if len(batch) == 1:  # its own answer (a stale copy, a bug): no retry
+                _settle(batch, [exc])
+                return
             outcomes = [await self._alone(call) for call, _ in batch]
         except BaseException as exc:
             _settle(batch, [exc] * len(batch))
@@ -77,7 +84,12 @@ class PgGroupCommit:
     async def _together(self, calls: list[Call]) -> list[Any]:
         outcomes: list[Any] = []
         async with self.connect() as conn, conn.transaction():
-            for fn, args in calls:
+            for fn, args, refusable in calls:
+                if not refusable or len(calls) == 1:
+                    # Alone, the transaction itself is the savepoint: a refusal rolls
+                    # back exactly this write.
+                    outcomes.append(await fn(conn, *args))
+                    continue
                 try:
                     async with conn.transaction():  # a savepoint
                         outcomes.append(await fn(conn, *args))
@@ -86,7 +98,7 @@ class PgGroupCommit:
         return outcomes
 
     async def _alone(self, call: Call) -> Any:
-        fn, args = call
+        fn, args, _ = call
         try:
             async with self.connect() as conn, conn.transaction():
                 return await fn(conn, *args)

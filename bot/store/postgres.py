@@ -255,11 +255,12 @@ class PostgresStore:
     async def claim_outbox(self, table_id: int, now: float) -> list[OutboxRow]:
         """As SQLite's (held rows and rows due now, the due ones marked ``sending``), and
         rows another process is claiming at this instant are skipped, not waited for."""
-        claimed: list[OutboxRow] = await self._group.write(claim_outbox, table_id, now)
+        claimed: list[OutboxRow] = await self._group.write(claim_outbox, table_id, now,
+                                                            refusable=False)
         return claimed
 
     async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
-        await self._group.write(mark_outbox, list(results), now)
+        await self._group.write(mark_outbox, list(results), now, refusable=False)
 
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]:

@@ -144,7 +144,7 @@ async def test_postgres_groups_concurrent_saves_and_refuses_a_stale_one_alone(
     real = PgGroupCommit._together
 
     async def counted(self: PgGroupCommit, calls: list[Any]) -> list[Any]:
-        sizes.append(sum(fn is pg_writes.write_save for fn, _ in calls))
+        sizes.append(sum(fn is pg_writes.write_save for fn, _, _ in calls))
         return await real(self, calls)
 
     monkeypatch.setattr(PgGroupCommit, "_together", counted)
