@@ -9,6 +9,7 @@ service's notifications, so nothing is said twice.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -28,6 +29,7 @@ from engine.core import get_game
 
 Interaction = discord.Interaction[Any]
 HOUR = 3600
+EMAIL = re.compile(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+")  # one plain address, no name
 LOG_LINES = 20
 
 
@@ -159,6 +161,27 @@ class TableCommands(app_commands.Group):
     @app_commands.command(name="start", description="Start the game (host)")
     async def start(self, interaction: Interaction) -> None:
         await self._simple(interaction, "start")
+
+    @app_commands.command(name="invite", description="Invite someone to play by email: "
+                          "they take a seat by replying (host)")
+    @app_commands.describe(email="Their email address")
+    async def invite(self, interaction: Interaction, email: str) -> None:
+        """A mail player for this lobby (``urbanist run --mail``): the invitation's reply
+        address is bound to the table and to that address."""
+        fe = frontend_of(interaction)
+        async with Answer(interaction) as answer:
+            info = answer.about(await table_here(interaction))
+            mail = getattr(getattr(interaction.client, "config", None), "mail", None)
+            address = email.strip()
+            if mail is None or not EMAIL.fullmatch(address):
+                key = "invite_no_mail" if mail is None else "invite_bad_address"
+                await fe.reply(interaction, fe.say(key, info.locale, info.game,
+                                                   email=address[:80]))
+                return
+            sent = await mail.front.invite(info.id, address, fe.actor(interaction))
+            await fe.reply(interaction, fe.say("invited" if sent else "invite_later",
+                                               info.locale, info.game, email=address,
+                                               table_id=info.id))
 
     @app_commands.command(name="pause", description="Pause the table: deadlines freeze (host)")
     async def pause(self, interaction: Interaction) -> None:

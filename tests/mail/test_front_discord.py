@@ -134,3 +134,24 @@ async def test_a_mail_seat_that_bounces_is_told_in_the_channel_without_a_mention
     news = "\n".join(m.content for m in world.channel_messages())
     assert "ann cannot be reached by mail" in news
     assert "<@mail:" not in news
+
+
+async def test_table_invite_email_seats_a_player_by_mail(world: World,
+                                                         sender: MemorySender) -> None:
+    info = await open_table(world, "skybridge", humans=1)
+    host = world.people[0]
+    answer = await host.slash(world.channel, "table invite", email="nonsense")
+    assert answer.ephemeral and "is not an email address" in answer.response.content
+    answer = await host.slash(world.channel, "table invite", email="Ann@Example.net")
+    assert answer.ephemeral and f"invitation to table #{info.id} went to" in \
+        answer.response.content
+    invitation = sender.to(ANN)[-1]
+    assert "Alice invites you to play Skybridge" in text_of(invitation)
+    # Only the host invites.
+    other = await world.people[1].slash(world.channel, "table invite", email="x@example.org")
+    assert other.ephemeral and "Only the host" in other.response.content
+    assert len(sender.history) == 1
+    await world.bot.config.mail.front.handle(reply(invitation, ANN, "yes please"))
+    await world.flush()
+    seats = (await world.service.info(info.id)).seats
+    assert [s.user_id for s in seats] == [str(host.id), "mail:" + ANN]
