@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot.discord.frontend import Frontend
 from bot.service import Actor, Refused, TableInfo
+from bot.service.routing import transports
 from bot.store import pages
 from bot.web.links import table_link
 
@@ -53,12 +54,30 @@ async def page_text(fe: Frontend, info: TableInfo) -> str:
                   link=await table_link(fe.service.store, info.id))
 
 
+@runtime_checkable
+class ShowsStatus(Protocol):
+    """What edits a table's status message: the Discord transport's ``status``
+    (``bot.discord.status.StatusBoard``, which imports this module: hence a protocol)."""
+
+    async def show(self, info: TableInfo, channel: discord.abc.Messageable) -> None: ...
+
+
+def status_board(notifier: object) -> ShowsStatus | None:
+    """The status board of the Discord transport in ``notifier``, whether it is the
+    service's notifier itself or a transport behind a router (``urbanist run --mail``
+    wraps it in ``RoutingNotifier``); None when there is none."""
+    for transport in transports(notifier):
+        board = getattr(transport, "status", None)
+        if isinstance(board, ShowsStatus):
+            return board
+    return None
+
+
 async def refresh_status(interaction: discord.Interaction[Any], info: TableInfo) -> None:
     """Edit the status message now, so it carries the link the page has now (a table
     made private shows its token, not its number)."""
     client: Any = interaction.client
-    notifier = getattr(client, "notifier", None)
-    status = getattr(notifier, "status", None)
+    status = status_board(getattr(client, "notifier", None))
     fe: Frontend = client.frontend
     channel = await fe.channel(info)
     if status is None or channel is None:

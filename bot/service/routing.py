@@ -7,11 +7,15 @@ every front end: the table's home (its Discord channel) and the mail transport (
 round's digest for the mail seats and followers). What became of a note sent by two is
 the least settled answer: a retry or a hold wins over sent (each transport keeps its own
 record of what it sent, so a retry does not repeat it).
+
+A router hides the transports it wraps; a front end that needs its own transport's parts
+(Discord's status board, to edit the status message from a command) finds them with
+``transports``, however the notifier it was given is wrapped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from bot.service.notifications import HELD, SENT, Delivery, Failed, Notification, Notifier, Retry
 
@@ -20,6 +24,14 @@ MAIL_PREFIX = "mail:"
 
 def is_mail(user_id: str | None) -> bool:
     return bool(user_id) and str(user_id).startswith(MAIL_PREFIX)
+
+
+def transports(notifier: object) -> Iterator[object]:
+    """``notifier`` and, behind each router, the transports it routes to (depth first,
+    the home first): any object with ``parts`` is a router of those."""
+    yield notifier
+    for part in getattr(notifier, "parts", ()):
+        yield from transports(part)
 
 
 def _rank(outcome: Delivery) -> int:
@@ -53,9 +65,14 @@ class RoutingNotifier:
         # Called at once after each commit only when both are (tests).
         self.inline = bool(getattr(home, "inline", False) and getattr(mail, "inline", False))
 
+    @property
+    def parts(self) -> tuple[Notifier, Notifier]:
+        """The transports this router hands notes to (see ``transports``)."""
+        return (self.home, self.mail)
+
     async def idle(self) -> None:
         """Wait until what each transport queued is sent (shutdown, tests)."""
-        for transport in (self.home, self.mail):
+        for transport in self.parts:
             idle = getattr(transport, "idle", None)
             if idle is not None:
                 await idle()
