@@ -18,6 +18,11 @@ here (a follower is unfollowed). Every mail's Message-ID is derived from its out
 and its recipient and recorded once sent, so a retry or an in-doubt resend skips what
 went out (and a resend after a crash between the send and the record carries the same
 Message-ID, which the recipient's client recognises).
+
+The table's page: with ``URBANIST_PUBLIC_URL`` set, every mail of a table carries its link
+(``bot.web.links``: a private table's token, never its number), read once per delivery
+for all the mails of that delivery. Not kept longer: a table made private in another
+process must not be mailed its number's link.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from bot.mail.parts import Front, address_of, is_mail_user
 from bot.mail.render import Letter, message_id, renderer_for, say, thread_id
 from bot.service import Actor, FileSpec, Notification, Refused, TableInfo
 from bot.service.notifications import HELD, Delivery, Failed, Retry
+from bot.web.links import table_link
 
 log = logging.getLogger(__name__)
 
@@ -119,13 +125,15 @@ class MailNotifier:
         deciding = {seat for seat, seat_notes in private.items()
                     if any(n.template in DECISIONS for n in seat_notes)}
         public = [n for n in notes if n.seat is None]
+        held = all(n.defer for n in public)
+        link = await self._link(info) if deciding or not held else None
         news: list[Notification] = []
         if public:
-            if all(n.defer for n in public):
+            if held:
                 results.update({n.outbox_id: HELD for n in public})
             else:
                 news = [n for n in public if n.template not in STATUS_ONLY]
-                outcome = await self._digests(info, public, news, skip=deciding)
+                outcome = await self._digests(info, public, news, skip=deciding, link=link)
                 results.update({n.outbox_id: outcome for n in public})
         for seat, seat_notes in private.items():
             if seat not in deciding:
@@ -136,11 +144,21 @@ class MailNotifier:
                 results.update({n.outbox_id: "sent" if moot else HELD for n in seat_notes})
                 continue
             outcome = await self._private(info, seat, seat_notes,
-                                          news if seat in deciding else [])
+                                          news if seat in deciding else [], link=link)
             results.update({n.outbox_id: outcome for n in seat_notes})
         return results
 
     # ---------------------------------------------------------------- sending
+
+    async def _link(self, info: TableInfo) -> str | None:
+        """The table's page, for every mail of one delivery (None without a public URL:
+        then no database read at all)."""
+        return await table_link(self.front.service.store, info.id)
+
+    @staticmethod
+    def _page(info: TableInfo, link: str | None) -> dict[str, Any]:
+        """What the footer's link line reads (templates ``<locale>/mail/_link.txt``)."""
+        return {"link": link, "over": info.status == "finished"}
 
     async def _send(self, letter: Letter, user_id: str | None, info: TableInfo) -> Delivery:
         """Send once: a Message-ID recorded as sent is not sent again."""
@@ -179,7 +197,7 @@ class MailNotifier:
     # ---------------------------------------------------------------- private
 
     async def _private(self, info: TableInfo, seat: int, notes: Sequence[Notification],
-                       news: Sequence[Notification]) -> Delivery:
+                       news: Sequence[Notification], *, link: str | None) -> Delivery:
         notes = [n for n in notes if not n.context.get("quiet") and n.template not in SILENT]
         if not notes:
             return "sent"
@@ -201,7 +219,8 @@ class MailNotifier:
                                    "texts": [t for t in texts if t.strip()],
                                    "news": [t for t in headlines if t.strip()],
                                    "unsubscribe": self.front.stop_address(info.id, address),
-                                   "address": self.front.address, "seat_mail": True}
+                                   "address": self.front.address, "seat_mail": True,
+                                   **self._page(info, link)}
         reply_to = self.front.personal_address(address)
         image = None
         extra: tuple[images.Image, ...] = ()
@@ -234,7 +253,8 @@ class MailNotifier:
             text=text, locale=locale, image=image, extra_images=extra, reply_to=reply_to,
             message_id=message_id("s", _key(notes), address,
                                   self.front.address),
-            unsubscribe=context["unsubscribe"], thread=thread_id(info.id, self.front.address))
+            unsubscribe=context["unsubscribe"], thread=thread_id(info.id, self.front.address),
+            link=link)
         return await self._send(letter, user_id, info)
 
     async def prompt_again(self, info: TableInfo, seat: int, note: Notification) -> Delivery:
@@ -242,7 +262,7 @@ class MailNotifier:
         to an address that bounced and works again; a Message-ID of its own."""
         again = dataclasses.replace(note, template="your_turn", fallback="hand",
                                     outbox_id=0, version=info.version)
-        return await self._private(info, seat, [again], [])
+        return await self._private(info, seat, [again], [], link=await self._link(info))
 
     # ---------------------------------------------------------------- public
 
@@ -256,7 +276,8 @@ class MailNotifier:
         return list(readers.values())
 
     async def _digests(self, info: TableInfo, public: Sequence[Notification],
-                       news: Sequence[Notification], *, skip: set[int]) -> Delivery:
+                       news: Sequence[Notification], *, skip: set[int],
+                       link: str | None) -> Delivery:
         """The round's news, one mail per reader (``skip``: the seats that read it in
         their decision mail of this same delivery)."""
         readers = [r for r in await self._readers(info)
@@ -280,7 +301,7 @@ class MailNotifier:
             movie = found if found is not None and len(found.data) <= MAX_TIMELAPSE else None
         worst: Delivery = "sent"
         for reader in readers:
-            outcome = await self._digest(info, public, news, reader, image, movie)
+            outcome = await self._digest(info, public, news, reader, image, movie, link=link)
             if isinstance(outcome, Failed):
                 await self._unreachable(info, reader, outcome.error)
             elif isinstance(outcome, Retry):
@@ -290,7 +311,7 @@ class MailNotifier:
     async def _digest(self, info: TableInfo, public: Sequence[Notification],
                       news: Sequence[Notification], reader: Reader,
                       image: images.Image | None,
-                      movie: images.Image | None = None) -> Delivery:
+                      movie: images.Image | None = None, *, link: str | None) -> Delivery:
         person = await self.front.mail_store.person(reader.address)
         renderer = renderer_for(person.timezone)
         seat = None if reader.user_id is None else info.seat_of(reader.user_id)
@@ -303,7 +324,7 @@ class MailNotifier:
         stop = self.front.stop_address(info.id, reader.address)
         context = {"table_id": info.id, "game": info.game, "lines": lines, "final": final,
                    "follower": reader.user_id is None, "address": self.front.address,
-                   "unsubscribe": stop}
+                   "unsubscribe": stop, **self._page(info, link)}
         letter = Letter(
             to=reader.address,
             subject=say(renderer, "subject_digest", context, locale=info.locale,
@@ -312,7 +333,7 @@ class MailNotifier:
             locale=info.locale, image=image, attachments=() if movie is None else (movie,),
             reply_to=self.front.personal_address(reader.address),
             message_id=message_id("d", _key(public), reader.address, self.front.address),
-            unsubscribe=stop, thread=thread_id(info.id, self.front.address))
+            unsubscribe=stop, thread=thread_id(info.id, self.front.address), link=link)
         return await self._send(letter, reader.user_id, info)
 
     def _public_text(self, renderer: Any, n: Notification) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
+from markupsafe import Markup, escape
 
 from bot import images
 from bot.text import TEMPLATES, Renderer
@@ -99,6 +100,7 @@ class Letter:
     thread: str | None = None
     in_reply_to: str | None = None
     auto: str = "auto-generated"  # Auto-Submitted: never answered by auto-responders
+    link: str | None = None  # the table's page, which the text names: a link in the HTML
 
 
     @property
@@ -106,11 +108,22 @@ class Letter:
         return ([self.image] if self.image is not None else []) + list(self.extra_images)
 
 
+def linked(paragraph: str, link: str | None) -> Markup:
+    """``paragraph`` escaped for HTML, the table's page made a link where the text names
+    it. Only that one address: nothing a player wrote (a name) ever becomes a link."""
+    escaped = escape(paragraph)
+    if not link:
+        return escaped
+    anchor = Markup('<a href="{0}">{0}</a>').format(link)
+    return Markup(str(escaped).replace(str(escape(link)), str(anchor)))
+
+
 def html_of(letter: Letter, pictures: Sequence[tuple[str, str]]) -> str:
     """The HTML alternative; ``pictures``: (cid without brackets, alt text) of each image."""
     return _HTML.get_template("_shared/mail/page.html").render(
         lang=letter.locale, subject=letter.subject,
-        paragraphs=[p for p in letter.text.split("\n\n") if p.strip()], pictures=pictures)
+        paragraphs=[linked(p, letter.link) for p in letter.text.split("\n\n") if p.strip()],
+        pictures=pictures)
 
 
 def build(letter: Letter, sender: str) -> EmailMessage:
