@@ -76,7 +76,7 @@ async def test_every_mail_of_a_table_carries_its_page(r: Rig,
     await r.service.on_reminder(1, info.version)
     await r.settle()
     await play_to_the_end(r, 1)
-    sent = [m for m in r.sender.sent]
+    sent = list(r.sender.sent)
     assert any(decision(m) for m in sent)
     assert any(str(m["Subject"]).startswith("Reminder:") for m in sent)
     assert any(str(m["To"]) == FAN for m in sent)  # the follower's digests
