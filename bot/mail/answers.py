@@ -3,8 +3,9 @@
 French words too: ``bot.mail.commands``), each answered by mail.
 
 A command that changes a table (join, start, leave) is recorded as handled in the same
-transaction as the change (a rider on the table's save), so a mail read twice does not
-join twice; its answer goes after. A command that changes nothing is recorded once its
+transaction as the change (a rider on the table's save), and ``new`` in the transaction
+that creates the table, so a mail read twice does not join twice nor open a second
+table; its answer goes after. A command that changes nothing is recorded once its
 answer went out (an SMTP outage: the mail is read again later and answered then).
 A sender the bot does not know (no table, ever) gets at most one answer an hour.
 """
@@ -71,14 +72,18 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
     if said is not None:
         await front.mail_store.set_locale(sender, said)
     locale = await front.locale_of(sender)
+    # A sender the bot does not know who asked for no more answers (the stop line of an
+    # answer: ``MailStore.silence``) is never answered again here: ``may_answer`` says
+    # no. A player at a table still is (their commands are about their games).
     known = verified or bool(default_table) \
         or bool(await front.service.tables_of(user, active=False))
     if not known and not await front.mail_store.may_answer(sender, front.clock.now()):
         return await front.done(mail, uid, uidvalidity)  # one answer an hour, no more
-    if mail.problem is not None:
+    parsed = parse_command(line)
+    if mail.problem is not None and not (mail.problem == "no_text" and parsed is not None):
+        # A mail with no text part may still carry its command in the subject.
         return await _answer(front, mail, uid, uidvalidity, "unreadable",
                              {"problem": mail.problem}, locale)
-    parsed = parse_command(line)
     if parsed is None and verified and not forced:
         # A move written to the player's own address (a reply to a digest or an answer,
         # not to the decision mail): that address is theirs as surely as a seat's, so
@@ -99,15 +104,18 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
                              {"line": line[:80], "games": game_names()}, locale)
     actor = Actor(user, sender.partition("@")[0])
     try:
-        if parsed.verb in CHANGES and parsed.table_id is not None:
-            rider = front.mail_store.rider(mail.message_id, front.clock.now(),
-                                           table_id=parsed.table_id, actor_id=None, uid=uid,
-                                           uidvalidity=uidvalidity)
+        if parsed.verb == "new" or (parsed.verb in CHANGES and parsed.table_id is not None):
+            # Recorded handled with the change: on the table's save, or for ``new`` on
+            # the table's creation (a mail read again never opens a second table).
+            rider = front.mail_store.rider(
+                mail.message_id, front.clock.now(),
+                table_id=None if parsed.verb == "new" else parsed.table_id, actor_id=None,
+                uid=uid, uidvalidity=uidvalidity)
             with riding(rider):
                 template, context, table_locale = await handler(front, actor, parsed, locale)
             if rider.landed:
                 await _send(front, mail, template, context, said or table_locale or locale,
-                            parsed.table_id)
+                            rider.table_id)
                 return True
         else:
             template, context, table_locale = await handler(front, actor, parsed, locale)
@@ -171,9 +179,14 @@ async def do_new(front: Front, actor: Actor, cmd: MailCommand, locale: str) -> A
         raise Refused("options", "players and bots are numbers.",
                       problems=[f"players={players}", f"bots={bots}"]) from None
     try:
-        engine_defaults = front.service.get_game(game).default_options()
+        engine = front.service.get_game(game)
     except KeyError:
         raise Refused("unknown_game", f"no game {game}", game=game) from None
+    engine_defaults = engine.default_options()
+    if not 0 <= bot_count < (engine.max_seats if max_seats is None else max_seats):
+        # Refused before the table is made: a refusal says nothing was changed.
+        raise Refused("options", "bots= leaves no seat for you.",
+                      problems=[f"bots={bots}"])
     options = parse_options(" ".join(f"{k}={v}" for k, v in args.items()), engine_defaults) \
         if args else None
     info = await front.service.create(actor, game, options=options, settings=settings,
@@ -276,6 +289,12 @@ async def stop_by_token(front: Front, mail: Incoming, stop: tuple[int, str],
     table, address = stop
     user = MAIL_PREFIX + address
     locale = await front.locale_of(address)
+    if table == 0:  # the stop line of an answer about no table of theirs
+        await front.mail_store.silence(address)
+        await front.done(mail, uid, uidvalidity)
+        if mail.sender == address:
+            await front.reply(mail, "silenced", {"sender": address}, locale)
+        return True
     cmd = MailCommand("stop", table, {}, ())
     rider = front.mail_store.rider(mail.message_id, front.clock.now(), table_id=table,
                                    actor_id=None, uid=uid, uidvalidity=uidvalidity)

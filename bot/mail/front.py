@@ -23,6 +23,7 @@ else English; a refused move in the table's; times in the player's time zone.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -50,6 +51,9 @@ log = logging.getLogger(__name__)
 RETRY_LATER = frozenset({"storage", "busy"})
 GIVE_UP = 5  # handlings of one mail that raised before it is put aside
 _PICK = re.compile(r"#\s*([0-9]{1,4})")
+# The Message-IDs the bot writes (``render.message_id``): kind, key, then the recipient's
+# digest and the bot's domain.
+_OUR_ID = re.compile(r"<urbanist\.([a-z]+)\.(.+)\.[0-9a-f]{20}@([^@<>\s]+)>", re.I)
 
 
 class MailFront:
@@ -187,7 +191,10 @@ class MailFront:
                       envelope: tuple[str, ...]) -> bool:
         if mail.bounce is not None:
             if mail.bounce.permanent:
-                for address in mail.bounce.recipients:
+                addresses = mail.bounce.recipients
+                if not addresses and mail.bounce.original_message_id:
+                    addresses = await self._bounced_to(mail.bounce.original_message_id)
+                for address in addresses:
                     await self._unreachable(address)
             return await self.done(mail, uid, uidvalidity)
         if mail.automatic or not mail.sender or mail.sender == self.address:
@@ -250,17 +257,23 @@ class MailFront:
             raise Refused("not_lobby", "The table has started already.")
         if info.host_id != by.user_id and not by.manager:
             raise Refused("not_host", "Only the host can invite.")
-        known = bool(await self.service.tables_of(MAIL_PREFIX + address, active=False))
+        person = await self.mail_store.person(address)
+        known = not person.silenced and bool(
+            await self.service.tables_of(MAIL_PREFIX + address, active=False))
         if not known and not await self.mail_store.may_answer(address, self.clock.now()):
             return True  # one invitation an hour is enough; the table says nothing
         renderer = await self.renderer_of(address)
         context = {"table_id": info.id, "game": info.game, "host": by.name or info.names[0],
                    "seats": len(info.seats), "max_seats": info.max_seats,
                    "address": self.address}
+        stop = await self.stop_line(address, None)  # not seated yet: no more invitations
+        text = say(renderer, "invite", context, locale=info.locale, game=info.game) \
+            + "\n\n" + say(renderer, "_answer_footer", {**context, **stop, "invited": True},
+                            locale=info.locale, game=info.game)
         letter = Letter(
             to=address, subject=say(renderer, "subject_invite", context, locale=info.locale,
                                     game=info.game),
-            text=say(renderer, "invite", context, locale=info.locale, game=info.game),
+            text=text, unsubscribe=str(stop["unsubscribe"]),
             locale=info.locale, reply_to=self.tokens.invite_to(info.id, address),
             message_id=render.message_id("i", info.id, address, self.address),
             thread=thread_id(info.id, self.address))
@@ -286,6 +299,19 @@ class MailFront:
 
         return await command(self, mail, uid, uidvalidity, default_table=table_id,
                              verified=True, forced=f"join {table_id}")
+
+    async def _bounced_to(self, original: str) -> tuple[str, ...]:
+        """Who the mail ``original`` (a Message-ID) went to, for a bounce that names no
+        recipient: our Message-IDs are ``render.message_id(kind, key, recipient)``, a
+        digest of the recipient, so each player at a table not over is tried (one hash
+        each); a Message-ID not ours matches nobody."""
+        match = _OUR_ID.fullmatch(original.strip())
+        if match is None or match.group(3).lower() != render.domain_of(self.address):
+            return ()
+        kind, key = match.group(1), match.group(2)
+        wanted = original.strip().lower()
+        return tuple(a for a in await self.mail_store.seated_addresses()
+                     if render.message_id(kind, key, a, self.address).lower() == wanted)
 
     async def _unreachable(self, address: str) -> None:
         user = MAIL_PREFIX + address.lower()
@@ -321,12 +347,14 @@ class MailFront:
             if await self.mail_store.may_answer(mail.sender, self.clock.now()):
                 await self.reply(mail, "not_yours", {"table_id": info.id}, info.locale)
             return await self.done(mail, uid, uidvalidity, info.id)
-        if mail.problem is not None:
-            return await self._refuse_unreadable(mail, info, ref, uid, uidvalidity)
         line = self.line(mail)
         from bot.mail.commands import parse_command
 
         parsed = parse_command(line)
+        if mail.problem is not None and not (mail.problem == "no_text" and parsed is not None
+                                             and parsed.verb not in ("new", "join", "start")):
+            # (a mail with no text part may still carry a command in its subject)
+            return await self._refuse_unreadable(mail, info, ref, uid, uidvalidity)
         if parsed is not None and parsed.verb not in ("new", "join", "start"):
             # A command typed at a seat's address (help, leave, timezone...): about
             # this table when it names none.
@@ -392,7 +420,8 @@ class MailFront:
                                  uid: int | None, uidvalidity: int | None) -> bool:
         context = {"table_id": info.id, "game": info.game, "problem": mail.problem}
         if not await self.reply(mail, "unreadable", context, info.locale,
-                                reply_to=self.reply_address(info.id, ref.seat, ref.version)):
+                                reply_to=self.reply_address(info.id, ref.seat, ref.version),
+                                table_id=info.id):
             return False
         return await self.done(mail, uid, uidvalidity, info.id)
 
@@ -406,6 +435,26 @@ class MailFront:
         person = await self.mail_store.person(address)
         return person.locale or default
 
+    async def stop_line(self, address: str, table_id: int | None) -> dict[str, Any]:
+        """What an answer's one-line stop (``mail/_answer_footer``) and List-Unsubscribe
+        say: a player at ``table_id`` leaves it, a follower unfollows it (as in decision
+        mails and digests); anyone else asks for no more answers (``stop_by_token`` with
+        table 0: ``MailStore.silence``)."""
+        if table_id:
+            try:
+                info = await self.service.info(table_id)
+            except Refused:
+                info = None
+            if info is not None and info.status in ("lobby", "running", "paused"):
+                if info.seat_of(MAIL_PREFIX + address) is not None:
+                    return {"table_id": table_id, "follower": False,
+                            "unsubscribe": self.stop_address(table_id, address)}
+                if address in await self.mail_store.followers(table_id):
+                    return {"table_id": table_id, "follower": True,
+                            "unsubscribe": self.stop_address(table_id, address)}
+        return {"table_id": None, "follower": False,
+                "unsubscribe": self.stop_address(0, address)}
+
     async def reply(self, mail: Incoming, template: str, context: dict[str, Any],
                     locale: str, *, reply_to: str | None = None,
                     table_id: int | None = None) -> bool:
@@ -416,12 +465,19 @@ class MailFront:
         renderer = await self.renderer_of(mail.sender)
         game = context.get("game")
         full = {"address": self.address, **context}
-        text = say(renderer, template, full, locale=locale, game=game)
+        stop = await self.stop_line(mail.sender, table_id)
+        text = say(renderer, template, full, locale=locale, game=game) + "\n\n" + say(
+            renderer, "_answer_footer", {**full, **stop}, locale=locale, game=game)
         subject = say(renderer, "subject_reply", {**full, "subject": mail.subject},
                       locale=locale, game=game)
         letter = Letter(
             to=mail.sender, subject=subject, text=text, locale=locale,
-            message_id=render.message_id("r", mail.message_id, mail.sender, self.address),
+            unsubscribe=str(stop["unsubscribe"]),
+            # Keyed by a digest of the mail answered: its Message-ID in ours would nest
+            # '<>' and '@', and a bounce of the answer would read the wrong id.
+            message_id=render.message_id(
+                "r", hashlib.sha256(mail.message_id.encode()).hexdigest()[:16], mail.sender,
+                self.address),
             reply_to=reply_to or self.personal_address(mail.sender),
             in_reply_to=mail.message_id,
             thread=None if table_id is None else thread_id(table_id, self.address),

@@ -24,6 +24,9 @@ from bot.store.sqlite_tx import Transaction
 # outbox's own life (12 attempts, at most 10 minutes apart), a week covers it well.
 SENT_KEEP_SECONDS = 7 * 24 * 3600
 ANSWER_EVERY = 3600.0  # one answer per unknown sender per hour
+# ``answered_at`` of an address that asked for no more answers (its stop line): never
+# old enough for ``may_answer`` again. A plain number, the same in SQLite and PostgreSQL.
+SILENCED = 1.0e15
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Person:
     address: str
     timezone: str | None = None
     locale: str | None = None
+    silenced: bool = False  # asked for no more answers (see ``silence``)
 
 
 def numbered(sql: str) -> str:
@@ -104,19 +108,24 @@ class MailStore:
         return await self._write(_HANDLED + " ON CONFLICT (message_id) DO NOTHING",
                                  (message_id, uidvalidity, uid, table_id, at)) == 1
 
-    def rider(self, message_id: str, at: float, *, table_id: int, actor_id: str | None,
-              uidvalidity: int | None = None, uid: int | None = None) -> Rider:
+    def rider(self, message_id: str, at: float, *, table_id: int | None,
+              actor_id: str | None, uidvalidity: int | None = None,
+              uid: int | None = None) -> Rider:
         """The mail's handled row, to ride on the save of the action it carries (a
-        duplicate Message-ID rolls that save back)."""
-        params = (message_id, uidvalidity, uid, table_id, at)
+        duplicate Message-ID rolls that save back); ``table_id`` None: on the creation
+        of the next table (a ``new`` command), recorded with the new table's id."""
+
+        def params() -> tuple[Any, ...]:
+            return (message_id, uidvalidity, uid, made.table_id, at)
 
         def on_sqlite(conn: sqlite3.Connection) -> None:
-            conn.execute(_HANDLED, params)
+            conn.execute(_HANDLED, params())
 
         async def on_postgres(conn: Any) -> None:
-            await conn.execute(numbered(_HANDLED), *params)
+            await conn.execute(numbered(_HANDLED), *params())
 
-        return Rider(table_id, on_sqlite, on_postgres, actor_id=actor_id)
+        made = Rider(table_id, on_sqlite, on_postgres, actor_id=actor_id)
+        return made
 
     # ---------------------------------------------------------------- outgoing
 
@@ -129,6 +138,14 @@ class MailStore:
         await self._write("INSERT INTO mail_sent (message_id, at) VALUES (?, ?) "
                           "ON CONFLICT (message_id) DO NOTHING", (message_id, at))
 
+    async def seated_addresses(self) -> list[str]:
+        """The addresses playing by mail at a table not over (who a bounce may be about
+        when it names only the Message-ID that bounced)."""
+        rows = await self._fetch(
+            "SELECT DISTINCT s.user_id FROM seats s JOIN tables t ON t.id = s.table_id "
+            "WHERE s.user_id LIKE 'mail:%' AND t.status IN ('lobby', 'running', 'paused')")
+        return [str(r[0])[len("mail:"):] for r in rows]
+
     async def prune(self, now: float) -> int:
         return await self._write("DELETE FROM mail_sent WHERE at < ?",
                                  (now - SENT_KEEP_SECONDS,))
@@ -136,11 +153,20 @@ class MailStore:
     # ---------------------------------------------------------------- people
 
     async def person(self, address: str) -> Person:
-        rows = await self._fetch("SELECT timezone, locale FROM mail_people WHERE address = ?",
-                                 (address,))
+        rows = await self._fetch("SELECT timezone, locale, answered_at FROM mail_people "
+                                 "WHERE address = ?", (address,))
         if not rows:
             return Person(address)
-        return Person(address, rows[0][0], rows[0][1])
+        answered = rows[0][2]
+        return Person(address, rows[0][0], rows[0][1],
+                      answered is not None and float(answered) >= SILENCED)
+
+    async def silence(self, address: str) -> None:
+        """No more answers to mail from ``address`` at the bot's plain address, nor
+        invitations (mail from it proven by a bound address is still answered)."""
+        await self._write("INSERT INTO mail_people (address, answered_at) VALUES (?, ?) "
+                          "ON CONFLICT (address) DO UPDATE SET answered_at = "
+                          "excluded.answered_at", (address, SILENCED))
 
     async def set_timezone(self, address: str, timezone: str) -> None:
         await self._write("INSERT INTO mail_people (address, timezone) VALUES (?, ?) "

@@ -154,13 +154,23 @@ class PostgresStore:
 
     async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
                            outbox: Sequence[OutboxRow] = ()) -> int:
-        async with self._connection() as conn, conn.transaction():
-            table_id: int = await conn.fetchval(
-                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS}) "
-                "RETURNING id", *_table_values(table))
-            if seats:
-                await conn.executemany(_SEAT_INSERT, [_seat_values(table_id, s) for s in seats])
-            await insert_outbox(conn, table_id, outbox)
+        rider = riders.for_create()  # a front end's rows, in the same transaction
+        try:
+            async with self._connection() as conn, conn.transaction():
+                table_id: int = await conn.fetchval(
+                    f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({_TABLE_PLACEHOLDERS}) "
+                    "RETURNING id", *_table_values(table))
+                if seats:
+                    await conn.executemany(_SEAT_INSERT,
+                                           [_seat_values(table_id, s) for s in seats])
+                await insert_outbox(conn, table_id, outbox)
+                if rider is not None:
+                    riders.born(rider, table_id)
+                    await rider.postgres(conn)
+        except BaseException:
+            riders.stillborn(rider)
+            raise
+        riders.landed(rider)
         table.id = table_id
         return table_id
 

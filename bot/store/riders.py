@@ -9,6 +9,11 @@ that table (and, with ``actor_id``, that actor's action). The rider rides once: 
 save in the same task (a bot answering the move) does not carry it again. A rider that
 raises rolls the whole save back (e.g. a duplicate key: the input was handled already).
 
+An input that creates a table (a ``new`` command) rides on the creation instead: a rider
+without a ``table_id`` is carried by the next ``create_table`` in its task, which sets
+``table_id`` to the new table's id before running the rider's statements (so they may
+read it), and puts it back to None when the creation fails.
+
 The variable is a ``ContextVar``: tasks made inside the ``with`` (``asyncio.shield``
 around the save) see it, other tables' saves and other tasks do not.
 """
@@ -28,7 +33,8 @@ PostgresWrite = Callable[[Any], Awaitable[None]]  # an asyncpg connection in a t
 
 @dataclass
 class Rider:
-    table_id: int
+    # The table whose next save carries the rider; None: the next table created.
+    table_id: int | None
     sqlite: SqliteWrite
     postgres: PostgresWrite
     # Only a save that appends an action of this actor carries it (None: any save of the
@@ -58,6 +64,26 @@ def for_save(table_id: int | None, actor_id: str | None) -> Rider | None:
     if rider.actor_id is not None and rider.actor_id != actor_id:
         return None
     return rider
+
+
+def for_create() -> Rider | None:
+    """The rider the next ``create_table`` must carry, if any (one with no table yet)."""
+    rider = _current.get()
+    if rider is None or rider.landed or rider.table_id is not None:
+        return None
+    return rider
+
+
+def born(rider: Rider | None, table_id: int) -> None:
+    """Inside the creating transaction, before the rider's statements run: its table."""
+    if rider is not None:
+        rider.table_id = table_id
+
+
+def stillborn(rider: Rider | None) -> None:
+    """The creation that carried ``rider`` failed: it waits for the next one again."""
+    if rider is not None and not rider.landed:
+        rider.table_id = None
 
 
 def landed(rider: Rider | None) -> None:

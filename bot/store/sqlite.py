@@ -159,7 +159,13 @@ class SqliteStore:
 
     async def create_table(self, table: TableRecord, seats: Sequence[SeatRecord],
                            outbox: Sequence[OutboxRow] = ()) -> int:
-        table_id = await self._run(_create_table, table, list(seats), list(outbox))
+        rider = riders.for_create()  # a front end's rows, in the same transaction
+        try:
+            table_id = await self._run(_create_table, table, list(seats), list(outbox), rider)
+        except BaseException:
+            riders.stillborn(rider)
+            raise
+        riders.landed(rider)
         table.id = table_id
         return table_id
 
@@ -378,7 +384,7 @@ def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list
 
 
 def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[SeatRecord],
-                  outbox: list[OutboxRow]) -> int:
+                  outbox: list[OutboxRow], rider: riders.Rider | None = None) -> int:
     with _Transaction(conn):
         cursor = conn.execute(
             f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({TABLE_PLACEHOLDERS})",
@@ -389,6 +395,9 @@ def _create_table(conn: sqlite3.Connection, table: TableRecord, seats: list[Seat
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [seat_values(table_id, s) for s in seats])
         insert_outbox(conn, table_id, outbox)
+        if rider is not None:
+            riders.born(rider, table_id)
+            rider.sqlite(conn)
     return table_id
 
 
