@@ -74,7 +74,7 @@ async def command(front: Front, mail: Incoming, uid: int | None, uidvalidity: in
     locale = await front.locale_of(sender)
     # A sender the bot does not know who asked for no more answers (the stop line of an
     # answer: ``MailStore.silence``) is never answered again here: ``may_answer`` says
-    # no. A player at a table still is (their commands are about their games).
+    # no. A player's commands are still done, unanswered (``MailFront.reply``).
     known = verified or bool(default_table) \
         or bool(await front.service.tables_of(user, active=False))
     if not known and not await front.mail_store.may_answer(sender, front.clock.now()):

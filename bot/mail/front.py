@@ -435,6 +435,17 @@ class MailFront:
         person = await self.mail_store.person(address)
         return person.locale or default
 
+    def _proven(self, mail: Incoming) -> bool:
+        """Whether ``mail`` came to an address only its sender (or a seat's player) has:
+        their own address, an invitation or a stop line bound to them, a seat's."""
+        for recipient in mail.recipients:
+            bound = self.tokens.read_invite(recipient) or \
+                self.tokens.read_unsubscribe(recipient)
+            if (bound is not None and bound[1] == mail.sender) \
+                    or self.tokens.read(recipient) is not None:
+                return True
+        return False
+
     async def stop_line(self, address: str, table_id: int | None) -> dict[str, Any]:
         """What an answer's one-line stop (``mail/_answer_footer``) and List-Unsubscribe
         say: a player at ``table_id`` leaves it, a follower unfollows it (as in decision
@@ -462,7 +473,12 @@ class MailFront:
         the answer could not be sent now (the mail is then read again later)."""
         from bot.mail.smtp_out import PermanentFailure, TemporaryFailure
 
-        renderer = await self.renderer_of(mail.sender)
+        person = await self.mail_store.person(mail.sender)
+        if person.silenced and not self._proven(mail):
+            # They asked for no more answers (the stop line of an answer): what they
+            # mailed is done, and only mail that proves it is theirs is answered.
+            return True
+        renderer = renderer_for(person.timezone)
         game = context.get("game")
         full = {"address": self.address, **context}
         stop = await self.stop_line(mail.sender, table_id)

@@ -162,8 +162,9 @@ class MailStore:
                       answered is not None and float(answered) >= SILENCED)
 
     async def silence(self, address: str) -> None:
-        """No more answers to mail from ``address`` at the bot's plain address, nor
-        invitations (mail from it proven by a bound address is still answered)."""
+        """No more answers to mail from ``address`` at the bot's plain address (what it
+        asks is still done for a player), nor invitations; mail to an address bound to
+        it (its own address, a seat's) is still answered."""
         await self._write("INSERT INTO mail_people (address, answered_at) VALUES (?, ?) "
                           "ON CONFLICT (address) DO UPDATE SET answered_at = "
                           "excluded.answered_at", (address, SILENCED))

@@ -318,3 +318,25 @@ async def test_an_invitation_says_how_to_stop(r: Rig) -> None:
     assert r.front.tokens.read_unsubscribe(stop_of(invitation)) == (0, "guest@example.com")
     assert "To get no more invitations: write to " + stop_of(invitation) \
         in text_of(invitation)
+
+
+async def test_a_player_who_stops_answers_still_plays_unanswered(r: Rig) -> None:
+    await skybridge_table(r)
+    await r.mail(command_mail(BOB, "tables"))
+    answer = r.sender.to(BOB)[-1]
+    personal = str(answer["Reply-To"])
+    await r.mail(command_mail(BOB, "stop", to=stop_of(answer)))
+    count = len(r.sender.to(BOB))
+    await r.mail(command_mail(BOB, "tables"))
+    await r.mail(command_mail(BOB, "timezone Europe/Paris"))
+    assert len(r.sender.to(BOB)) == count  # done, not answered
+    assert (await r.front.mail_store.person(BOB)).timezone == "Europe/Paris"
+    await r.mail(command_mail(BOB, "tables", to=personal))
+    assert "#1  Skybridge, in play" in text_of(r.sender.to(BOB)[-1])
+    # Their game's mails are not answers: they still come.
+    count = len(r.sender.to(BOB))
+    info = await r.service.info(1)
+    mover = next(s.user_id.removeprefix("mail:") for s in info.seats
+                 if s.user_id and s.seat in info.waiting and not s.is_bot)
+    assert await r.mail(reply(decision_to(r, mover), mover, "#1"))
+    assert len(r.sender.to(BOB)) > count
