@@ -38,6 +38,7 @@ from bot.mail.render import Letter, renderer_for, say, thread_id
 from bot.mail.store import MailStore
 from bot.service import Actor, Refused, TableInfo
 from bot.store.riders import riding
+from bot.web.links import table_link
 
 if TYPE_CHECKING:
     from bot.mail.incoming import Incoming
@@ -481,6 +482,9 @@ class MailFront:
         renderer = renderer_for(person.timezone)
         game = context.get("game")
         full = {"address": self.address, **context}
+        if table_id is not None:
+            # The table's page, as in every mail about a table (issue 26, item 4).
+            full["link"] = await table_link(self.service.store, table_id)
         stop = await self.stop_line(mail.sender, table_id)
         text = say(renderer, template, full, locale=locale, game=game) + "\n\n" + say(
             renderer, "_answer_footer", {**full, **stop}, locale=locale, game=game)

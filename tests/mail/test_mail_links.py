@@ -159,3 +159,18 @@ def test_only_the_tables_page_becomes_a_link_in_the_html() -> None:
     assert "&lt;script&gt;" in html and "<script>" not in html
     assert 'href="https://evil.test"' not in html
     assert str(linked("no page here", None)) == "no page here"
+
+
+async def test_an_answer_about_a_table_carries_its_page(
+        r: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("URBANIST_PUBLIC_URL", SITE + "/")
+    r.clock.advance(3601)
+    await r.mail(command_mail(ANN, "new skybridge players=3 bots=1 level=easy"))
+    r.sender.clear()
+    await r.mail(command_mail(BOB, "join 1"))
+    answers = [m for m in r.sender.sent if BOB in str(m["To"])]
+    assert answers and all(f"{SITE}/t/1" in text_of(m) for m in answers)
+    # An answer that names no table names no page.
+    r.sender.clear()
+    await r.mail(command_mail(FAN, "help"))
+    assert r.sender.sent and all(SITE not in text_of(m) for m in r.sender.sent)
