@@ -99,7 +99,8 @@ def your_turn(live: LiveTable, seat: int, template: str = "your_turn", *,
 def waiting_status(live: LiveTable) -> Notification | None:
     keys = decision_keys(live.game, live.state)
     waiting = [
-        {"seat": s, "name": live.names[s], "decision": k, "deadline": live.deadline_of(s)}
+        # Each ``name`` is filled in when sent, with the table's names (``fill.TABLE``).
+        {"seat": s, "decision": k, "deadline": live.deadline_of(s)}
         for s, k in sorted(keys.items())
         # Bots decide at once, so the table is never really waiting for them.
         if k != CHANGEABLE and not live.seats[s].is_bot

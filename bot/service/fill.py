@@ -100,9 +100,18 @@ def with_facts(context: dict[str, Any], facts: dict[str, Any], seat: int | None)
     if "game" in facts:
         context["game"] = facts["game"]
     names = facts.get("names") or []
+
+    def name_of(number: Any) -> str | None:
+        return names[number] if isinstance(number, int) and 0 <= number < len(names) else None
+
     if "name" not in context:
-        context["name"] = (names[seat] if seat is not None and 0 <= seat < len(names)
-                           else None)
+        context["name"] = name_of(seat)
+    # The seats a notification names by number are named from the same names.
+    if "actor" in context and "actor_name" not in context:
+        context["actor_name"] = name_of(context["actor"])
+    if isinstance(context.get("waiting"), list):
+        context["waiting"] = [{**w, "name": name_of(w.get("seat"))} if "name" not in w else w
+                              for w in context["waiting"]]
 
 
 def filled(note: Notification, game: Game[Any], state: Any,

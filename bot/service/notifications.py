@@ -77,9 +77,10 @@ class Notification:
         # the language out as well: the table says them.
         later = TABLE in self.fill
         stored: dict[str, Any] = {
-            "table_id": self.table_id, "seat": self.seat, "template": self.template,
-            "version": self.version,
+            "table_id": self.table_id, "template": self.template, "version": self.version,
         }
+        if self.seat is not None:  # a note to the table has no seat
+            stored["seat"] = self.seat
         if not later:
             stored.update(game=self.game, locale=self.locale)
         row = {**stored, "game": self.game}
@@ -92,6 +93,10 @@ class Notification:
                     "files": [[f.kind, f.seat] for f in self.files],
                     "defer": self.defer, "fill": [p for p in self.fill if p != TABLE]}
         stored.update((k, v) for k, v in optional.items() if v)
+        if _is_event(self.template):  # an event's fallback is ``event`` unless it says
+            stored.pop("fallback", None)
+            if self.fallback != "event":
+                stored["fallback"] = self.fallback or ""
         return stored
 
     @classmethod
@@ -101,13 +106,14 @@ class Notification:
         game = data.get("game", "")
         return cls(
             table_id=int(data["table_id"] if table_id is None else table_id),
-            seat=data["seat"], template=data["template"],
+            seat=data.get("seat"), template=data["template"],
             context=(dict(data["context"]) if data.get("whole")
                      else _full_context(data.get("context", {}), {**data, "game": game})),
             game=game, locale=data.get("locale", ""), user_id=data.get("user_id"),
             files=tuple(FileSpec(k, s) for k, s in data.get("files", ())),
             slot=data.get("slot"), version=int(data.get("version", 0)),
-            fallback=data.get("fallback"), defer=bool(data.get("defer", False)),
+            fallback=data.get("fallback", "event" if _is_event(data["template"]) else None)
+            or None, defer=bool(data.get("defer", False)),
             outbox_id=outbox_id,
             fill=(*((TABLE,) if later else ()), *data.get("fill", ())),
         )
@@ -116,12 +122,19 @@ class Notification:
 # The context keys every notification has whose value the stored row says already.
 _ROW_KEYS = ("table_id", "game", "version", "seat")
 _SPREAD = "_spread"  # a stored context whose ``data`` is spread into it on reading
+# An event's data is spread into its context (``compose.event_notes``): for an event,
+# that is the stored form's default, and ``_APART`` marks a context that is not so.
+_APART = "_apart"
+
+
+def _is_event(template: object) -> bool:
+    return str(template).startswith("event_")
 
 
 def _derived(context: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
     derived = {k: row.get(k) for k in _ROW_KEYS}
     template = str(row.get("template", ""))
-    if template.startswith("event_"):  # every event's note says which, and to whom
+    if _is_event(template):  # every event's note says which, and to whom
         derived.update(event=template.removeprefix("event_"), to_seat=row.get("seat"))
     return derived
 
@@ -133,8 +146,11 @@ def _lean_context(context: Mapping[str, Any], row: Mapping[str, Any]) -> dict[st
         k in context and context[k] == v for k, v in data.items()) else {}
     lean = {k: v for k, v in context.items()
             if not (k in derived and derived[k] == v) and k not in spread}
-    if spread:
+    event = _is_event(row.get("template"))
+    if spread and not event:
         lean[_SPREAD] = True
+    elif event and not spread:
+        lean[_APART] = True
     return lean
 
 
@@ -142,8 +158,10 @@ def _full_context(stored: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str
     if not stored:
         return {}  # a row done with keeps no context (``SPENT_KEYS``)
     full = {**_derived(stored, row)}
-    rest = {k: v for k, v in stored.items() if k != _SPREAD}
-    if stored.get(_SPREAD):
+    rest = {k: v for k, v in stored.items() if k not in (_SPREAD, _APART)}
+    spread = (stored.get(_SPREAD) or (_is_event(row.get("template")) and not stored.get(_APART)
+                                       and isinstance(rest.get("data"), dict)))
+    if spread:
         full.update(rest["data"])
         full.update({k: v for k, v in rest.items() if k not in rest["data"]})
     else:

@@ -170,7 +170,8 @@ class TurnVerbs(Queries):
         # A late player is the exception: the table must read that the AI played.
         if public_text is not None or source in ("timeout", "admin"):
             news.append(note(live, None, "acted", {
-                "actor": seat, "actor_name": live.names[seat], "source": source,
+                # ``actor_name`` is filled in when sent, with the table's names.
+                "actor": seat, "source": source,
                 "text": public_text, "secret": public_text is None, "level": level,
                 # A secret step keeps its note secret too.
                 "note": action_note if public_text is not None else None}))

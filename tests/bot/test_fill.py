@@ -203,6 +203,20 @@ def test_the_lean_stored_form_reads_back_the_same_context(context: dict[str, Any
 def test_the_lean_form_leaves_out_what_the_row_says() -> None:
     context = {"table_id": 4, "game": "g", "seat": 1, "version": 9, "card": "C",
                "data": {"card": "C"}, "event": "drew", "to_seat": 1}
-    stored = note_with(context, files=(FileSpec("board", 1),)).to_json()
-    assert stored["context"] == {"data": {"card": "C"}, "_spread": True}
+    stored = note_with(context, files=(FileSpec("board", 1),), fallback="event").to_json()
+    assert stored["context"] == {"data": {"card": "C"}}  # an event's data is spread
+    assert "fallback" not in stored  # an event's fallback is ``event`` by default
     assert stored["files"] == [["board", 1]] and "slot" not in stored and "defer" not in stored
+
+
+@pytest.mark.parametrize(("template", "fallback"), [
+    ("event_drew", "event"), ("event_drew", None), ("event_drew", "other"),
+    ("acted", None), ("acted", "event")])
+def test_the_stored_form_reads_back_the_same_fallback(template: str,
+                                                      fallback: str | None) -> None:
+    context = {"table_id": 4, "game": "g", "seat": 1, "version": 9, "n": 2,
+               "data": {"n": 2}, **({"event": "drew", "to_seat": 1}
+                                    if template.startswith("event_") else {})}
+    note = note_with(context, template=template, fallback=fallback)
+    back = Notification.from_json(json.loads(json.dumps(note.to_json())))
+    assert (back.fallback, back.context) == (fallback, context)
