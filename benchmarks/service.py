@@ -9,6 +9,9 @@
 By default ``--seats``-player tables of ``--game`` (4-player Ginkgopolis) whose players
 choose at random; each action is followed by its floor, turn about:
 
+The garbage collector is tuned as the bot tunes it once booted (``bot/gc_tuning.py``;
+``--default-gc`` leaves CPython's).
+
 - action_commit_p50/p99: an accepted action, from ``service.act`` to its durable commit
   (SQLite file, WAL, synchronous=FULL) and the notifications handed over;
 - raw_commit_p50/p99: a bare sqlite3 transaction writing the same bytes as that action's
@@ -71,9 +74,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.gc_tuning import settle_after_start
 from bot.service import Actor, Notification, TableService, TableSettings
 from bot.store import SqliteStore, Store, canonical, open_store
 from engine.core import Rng, get_game
+
+# The collector tuned as the bot tunes it after its start (``--default-gc``: CPython's).
+GC_AS_THE_BOT = True
 
 
 class NullNotifier:
@@ -204,6 +211,8 @@ async def action_latency(tmp: Path, game: str, seats: int, count: int, *,
     if url is not None:
         service.share(f"bench-{os.getpid()}")
         await service.boot()
+    if GC_AS_THE_BOT:
+        settle_after_start()  # as the bot does once booted (bot/gc_tuning.py)
     players = [Actor(f"u{i}", f"P{i}") for i in range(seats)]
     rng = Rng.from_seed(1)
     timed = Timed()
@@ -541,7 +550,11 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=24)
     parser.add_argument("--inline", action="store_true", help="--stall: only the old path")
     parser.add_argument("--pooled", action="store_true", help="--stall: only the pool")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="CPython's collector, not tuned as the bot tunes it")
     args = parser.parse_args()
+    global GC_AS_THE_BOT
+    GC_AS_THE_BOT = not args.default_gc
     if args.stall:
         await stall_main(args)
         return

@@ -29,6 +29,7 @@ from bot.discord.frontend import Frontend
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pacing import Pacer
 from bot.discord.translator import UrbanistTranslator
+from bot.gc_tuning import settle_after_start
 from bot.service import BootReport, TableService
 from bot.store import Store, open_store
 from bot.store.pg_faults import is_postgres_url
@@ -127,6 +128,7 @@ class UrbanistBot(discord.Client):
         self.frontend.attach(service)
         # Deadlines and reminders are rebuilt from the database before anything runs.
         self.boot_report = await service.boot()
+        settle_after_start()
         if self.scheduler is not None:
             service.start_sweeping(self.scheduler)
             self.scheduler.start()

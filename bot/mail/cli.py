@@ -96,6 +96,7 @@ async def serve(settings: MailSettings, target: Any) -> None:
 
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+    from bot.gc_tuning import settle_after_start
     from bot.mail.runtime import MailRuntime
     from bot.service import TableService
     from bot.store.factory import open_store
@@ -106,6 +107,7 @@ async def serve(settings: MailSettings, target: Any) -> None:
     service = TableService(store, runtime.route(NoHome()), scheduler=scheduler)
     try:
         await service.boot()
+        settle_after_start()
         service.start_sweeping(scheduler)
         scheduler.start()
         await runtime.start(service)
