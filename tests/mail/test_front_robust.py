@@ -5,11 +5,10 @@ one-line stop (and List-Unsubscribe) of every answer, in English and French."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,6 @@ from bot.store.riders import riding
 from tests.mail.front_helpers import BOT, Rig, command_mail, reply, rig, text_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
-from store_backends import PgServer, start_pg_server  # type: ignore[import-not-found]
 
 ANN, BOB = "ann@example.net", "bob@example.net"
 
@@ -90,25 +88,6 @@ async def test_a_new_whose_answer_cannot_be_sent_now_opens_one_table(r: Rig) -> 
     await r.mail(command_mail(ANN, "new skybridge players=2 bots=2"))
     assert await lobbies(r) == [1]
     assert "Nothing was changed" in text_of(r.sender.to(ANN)[-1])
-
-
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PgServer]:
-    server = start_pg_server()
-    yield server
-    if server.handle is not None:
-        server.handle.cleanup()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "mail.sqlite3")
-        return
-    server: PgServer = request.getfixturevalue("pg")
-    database = asyncio.run(server.new_database())
-    yield server.url_of(database)
-    asyncio.run(server.drop_database(database))
 
 
 async def test_a_rider_rides_on_a_table_creation_or_rolls_it_back(target: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,30 +20,8 @@ from bot.store import open_store
 from bot.store.riders import riding
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
-from store_backends import PgServer, start_pg_server  # type: ignore[import-not-found]
 
 ANN, BOB = Actor("mail:ann@example.net", "ann"), Actor("mail:bob@example.net", "bob")
-
-
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PgServer]:
-    server = start_pg_server()
-    yield server
-    if server.handle is not None:
-        server.handle.cleanup()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The database: an SQLite file, or a new PostgreSQL database (a plain fixture, out
-    of the test's event loop, so it may run its own)."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "mail.sqlite3")
-        return
-    server: PgServer = request.getfixturevalue("pg")
-    database = asyncio.run(server.new_database())
-    yield server.url_of(database)
-    asyncio.run(server.drop_database(database))
 
 
 @pytest.fixture
