@@ -330,8 +330,8 @@ class DiscordNotifier:
         if not notes:
             return "sent"
         user_id = notes[-1].user_id
-        seat_info = info.seats[seat] if seat < len(info.seats) else None
-        if user_id is None or seat_info is None or seat_info.user_id != user_id:
+        seat_info = info.held_by(seat, user_id)
+        if user_id is None or seat_info is None:
             return "sent"  # the seat changed hands meanwhile: the message is moot
         if not seat_info.dm_ok:
             # Known closed DMs: say in the channel that the seat is awaited, without a

@@ -202,8 +202,8 @@ class MailNotifier:
         if not notes:
             return "sent"
         user_id = notes[-1].user_id
-        seat_info = info.seats[seat] if seat < len(info.seats) else None
-        if user_id is None or seat_info is None or seat_info.user_id != user_id:
+        seat_info = info.held_by(seat, user_id)
+        if user_id is None or seat_info is None:
             return "sent"  # the seat changed hands meanwhile: the mail is moot
         if not seat_info.dm_ok:
             return "sent"  # the address bounced: nothing reaches it (the table was told)

@@ -63,6 +63,13 @@ class TableInfo:
     def seat_of(self, user_id: str) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    def held_by(self, seat: int, user_id: str | None) -> SeatInfo | None:
+        """The seat, if ``user_id`` holds it still: a private message made for a seat
+        that changed hands meanwhile is moot, whatever the transport."""
+        info = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return info if user_id is not None and info is not None and info.user_id == user_id \
+            else None
+
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
