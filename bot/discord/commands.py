@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import history_commands, pages
+from bot.discord import follow, history_commands, pages
 from bot.discord.components import hand_message, hand_view
 from bot.discord.frontend import Frontend, Outgoing, frontend_of
 from bot.discord.limits import MESSAGE_CHARS, truncate
@@ -104,7 +104,7 @@ class TableCommands(app_commands.Group):
     def __init__(self, games: list[str]) -> None:
         super().__init__(name="table", description="Run a board game table in this channel",
                          guild_only=True)
-        self._new_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.new_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Offered by autocomplete: a choices list would have to be fixed at import time.
         self._game_choices = [app_commands.Choice(name=g.capitalize(), value=g) for g in games]
 
@@ -124,7 +124,7 @@ class TableCommands(app_commands.Group):
         async with Answer(interaction) as answer:
             channel_id = interaction.channel_id or 0
             # One table per channel: two /table new at once must not both succeed.
-            async with self._new_locks[channel_id]:
+            async with self.new_locks[channel_id]:
                 existing = await fe.service.table_in_channel(str(channel_id))
                 if existing is not None:
                     await fe.reply(interaction, fe.say("table_exists", existing.locale,
@@ -324,7 +324,9 @@ class TableCommands(app_commands.Group):
 
 def build_commands(tree: app_commands.CommandTree[Any]) -> None:
     games = playable_games()
-    tree.add_command(TableCommands(games))
+    table = TableCommands(games)
+    tree.add_command(table)
+    follow.register(table, table.new_locks)  # /table follow, /table unfollow
     history_commands.register(tree)  # /stats /leaderboard /history /table export
 
     @tree.command(name="hand", description="Your private hand and choices, only for you")

@@ -67,6 +67,11 @@ class StatusBoard:
         self.pacer = pacer or Pacer(enabled=False)
         self._shown: dict[int, tuple[str, str]] = {}
 
+    def forget(self, table_id: int) -> None:
+        """The table's status was shown elsewhere (a followed table now unfollowed): the
+        next ``show`` posts or edits even when its text is the same."""
+        self._shown.pop(table_id, None)
+
     def _view(self, info: TableInfo) -> tuple[str, discord.ui.View | None]:
         labels = self.fe.labels(info.locale)
         if info.status == "lobby":

@@ -30,6 +30,8 @@ REFUSAL_CODES = (
     "busy",  # the table changed meanwhile; try again
     "storage",  # the database could not save (a full disk...): nothing changed
     "level",  # no such bot level (the context lists the levels)
+    "followed",  # the table is shown in a channel already (``channel_id``)
+    "not_followed",  # the table is not followed in this channel (it was opened there)
 )
 
 

@@ -22,6 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.clock import Clock
 from bot.service.admin import AdminVerbs
+from bot.service.channels import ChannelVerbs
 from bot.service.core import StoreCorrupt
 from bot.service.delivery import DeliveryWorker
 from bot.service.lobby import LobbyVerbs
@@ -38,7 +39,7 @@ from engine.core import get_game as registry_get_game
 __all__ = ["StoreCorrupt", "TableService"]
 
 
-class TableService(LobbyVerbs, SeatVerbs, PlayVerbs, AdminVerbs, Queries):
+class TableService(LobbyVerbs, SeatVerbs, PlayVerbs, AdminVerbs, Queries, ChannelVerbs):
     def __init__(
         self,
         store: Store,
