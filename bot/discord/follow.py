@@ -39,8 +39,9 @@ def unknown(table: int) -> Refused:
 
 
 async def followable(fe: Frontend, interaction: Interaction, table: int) -> TableInfo:
-    """Table ``table`` if this server may know of it: not private, not another server's
-    (a Discord server's id is a number; a table opened by mail has none)."""
+    """Table ``table`` if this server may know of it and show it: not private, not
+    another server's (a Discord server's id is a number; a table opened by mail has
+    none), every seat played on Discord or by mail."""
     try:
         info = await fe.service.info(table)
     except Refused:
@@ -50,7 +51,15 @@ async def followable(fe: Frontend, interaction: Interaction, table: int) -> Tabl
         raise unknown(table)
     if not (await pages.access(fe.service.store, info.id)).public:
         raise unknown(table)
+    if not all(reachable_here(s.user_id) for s in info.seats):
+        raise unknown(table)  # a console table: its players are not on Discord nor mail
     return info
+
+
+def reachable_here(user_id: str | None) -> bool:
+    """A seat this bot can send private messages to: a bot's, a Discord member's, or a
+    mail player's (``urbanist run --mail``)."""
+    return user_id is None or user_id.isdigit() or is_mail(user_id)
 
 
 def where(interaction: Interaction) -> str:

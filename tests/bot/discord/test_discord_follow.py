@@ -251,3 +251,19 @@ async def test_a_lobby_followed_here_seats_a_member_and_an_ended_table_shows_its
     await world.mod.slash(other, "table follow", table=ended)
     await world.flush()
     assert channel_text(world, other) == f"**Skybridge**, table #{ended} has ended."
+
+
+async def test_tables_this_bot_cannot_show(world: World, sender: MemorySender,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # A console table: its players are neither on Discord nor by mail.
+    info = await world.service.create(Actor("local:1", "Cleo"), "skybridge")
+    answer = await world.mod.slash(world.channel, "table follow", table=info.id)
+    assert said(answer) == "There is no such table here."
+    assert (await world.service.info(info.id)).channel_id is None
+    # A mail table, on a bot run without mail (``urbanist run``, another process mails).
+    table = await mail_table(world, sender, "skybridge players=2 bots=1")
+    monkeypatch.setattr(world.bot.config, "mail", None)
+    answer = await world.mod.slash(world.channel, "table follow", table=table)
+    assert said(answer).startswith(f"Table #{table} is played by email, and this bot does "
+                                   "not play by email")
+    assert (await world.service.info(table)).channel_id is None
