@@ -116,13 +116,16 @@ class Frontend:
     @staticmethod
     def actor(interaction: discord.Interaction[Any]) -> Actor:
         """The person clicking. Manage Server or Manage Channels grants the host's powers
-        (abort, kick, pause...) on every table of the server."""
+        (abort, kick, pause...) on every table of the server, and no other."""
         user = interaction.user
         manager = False
         if interaction.guild is not None:
             perms = interaction.permissions
             manager = perms.manage_guild or perms.manage_channels
-        return Actor(str(user.id), user.display_name, manager=manager)
+        # The right holds in this server only: not over a table of another, nor over a
+        # mail table followed here (``Actor.manages``).
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        return Actor(str(user.id), user.display_name, manager=manager, guild_id=guild)
 
     @staticmethod
     def guild_locale(interaction: discord.Interaction[Any]) -> str:

@@ -36,9 +36,12 @@ async def change(fe: Frontend, info: TableInfo, actor: Actor, *, public: bool | 
                  listed: bool | None) -> str:
     """Apply ``public`` (host or manager) and ``listed`` (manager); the words saying how
     the page now stands. Refused (nothing changed) for anyone else."""
-    if public is not None and not (actor.manager or actor.user_id == info.host_id):
+    if public is not None and not (actor.manages(info.guild_id)
+                                   or actor.user_id == info.host_id):
         raise Refused("not_host", "Only the host can do that.")
-    if listed is not None and not actor.manager:
+    if listed is not None and not actor.manages(info.guild_id):
+        # A moderator lists their own server's tables, never another's (a mail table
+        # followed here belongs to the mail tables' index).
         raise Refused("not_host", "Only a moderator can do that.")
     if public is not None:
         await pages.set_public(fe.service.store, info.id, public)

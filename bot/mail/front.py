@@ -256,7 +256,7 @@ class MailFront:
         info = await self.service.info(table_id)
         if info.status != "lobby":
             raise Refused("not_lobby", "The table has started already.")
-        if info.host_id != by.user_id and not by.manager:
+        if info.host_id != by.user_id and not by.manages(info.guild_id):
             raise Refused("not_host", "Only the host can invite.")
         person = await self.mail_store.person(address)
         known = not person.silenced and bool(

@@ -33,7 +33,7 @@ class ChannelVerbs(ServiceCore):
         shown there. Refused ``followed`` when the table has a channel already."""
         async with self._lock(table_id):
             live = await self._load(table_id)
-            self._require_host(live, actor)
+            self._require_host_or_here(live, actor)
             record = live.record
             if record.channel_id is not None or record.thread_id is not None:
                 raise Refused("followed", "This table is shown in a channel already.",
@@ -53,7 +53,7 @@ class ChannelVerbs(ServiceCore):
         no channel."""
         async with self._lock(table_id):
             live = await self._load(table_id)
-            self._require_host(live, actor)
+            self._require_host_or_here(live, actor)
             record = live.record
             if record.channel_id is None or record.guild_id == guild_id:
                 raise Refused("not_followed", "This table is not followed here: it was "
@@ -64,6 +64,14 @@ class ChannelVerbs(ServiceCore):
                               lambda t: [self._follow_note(t, "channel_unfollowed", actor,
                                                            where)])
             return live.info()
+
+    @staticmethod
+    def _require_host_or_here(live: LiveTable, actor: Actor) -> None:
+        """The host, or a manager of the place the table is (to be) shown in: the
+        channel's own server decides what its channels show (``actor.guild_id``), not
+        the table's (a mail table's is ``mail``)."""
+        if actor.user_id != live.record.host_id and not actor.manager:
+            raise Refused("not_host", "Only the host or a server manager may do this.")
 
     @staticmethod
     def _follow_note(live: LiveTable, template: str, actor: Actor,

@@ -294,7 +294,7 @@ class ServiceCore:
         }
 
     def _require_host(self, live: LiveTable, actor: Actor) -> None:
-        if actor.user_id != live.record.host_id and not actor.manager:
+        if actor.user_id != live.record.host_id and not actor.manages(live.record.guild_id):
             raise Refused("not_host", "Only the host or a server manager may do this.")
 
     def _require_lobby(self, live: LiveTable) -> None:

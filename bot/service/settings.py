@@ -17,15 +17,24 @@ HOUR = 3600
 class Actor:
     """A person using a front end. ``user_id`` is the front end's stable id (a Discord
     snowflake as text, ``local:1`` in the console). ``manager`` is the front end's word
-    that the user may manage the server; it grants the host's powers on every table."""
+    that the user may manage the server; it grants the host's powers on every table of that
+    server (``guild_id``)."""
 
     user_id: str
     name: str = ""
     manager: bool = False
+    # Where ``manager`` holds (a Discord server's id): a moderator of one server has no
+    # host's powers over a table of another, nor over a mail table followed in one of
+    # its channels. None: wherever the front end says (the console, tests).
+    guild_id: str | None = None
 
     @property
     def display(self) -> str:
         return self.name or self.user_id
+
+    def manages(self, guild_id: str | None) -> bool:
+        """Whether this person has the host's powers over a table of ``guild_id``."""
+        return self.manager and (self.guild_id is None or self.guild_id == guild_id)
 
 
 @dataclass(frozen=True)
