@@ -214,4 +214,8 @@ class Thinker:
         stays set, and the next sweep plays it)."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            # The workers are stopped first, so the pool's manager thread ends at once and
+            # is joined here: left running into the interpreter's exit, Python 3.11's
+            # atexit hook may write to its closed wake-up pipe ("Bad file descriptor").
+            _stop_workers(executor)
+            executor.shutdown(wait=True, cancel_futures=True)
