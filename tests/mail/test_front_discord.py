@@ -5,27 +5,23 @@ channel reads the news, the mail player reads it by mail and plays by reply."""
 
 from __future__ import annotations
 
-import itertools
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import discord
 import pytest
 import simcord
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "bot" / "discord"), str(HERE.parent / "bot")]
 
+from mailworld import mail_bot, two_players  # type: ignore[import-not-found]  # noqa: E402
 from simtable import World, open_table, simcord_marker  # type: ignore[import-not-found]  # noqa: E402
 
 from bot.clock import FakeClock  # noqa: E402
-from bot.discord import UrbanistBot, create_bot  # noqa: E402
+from bot.discord import UrbanistBot  # noqa: E402
 from bot.discord.notifier import DiscordNotifier  # noqa: E402
-from bot.mail.runtime import MailRuntime  # noqa: E402
-from bot.mail.settings import MailSettings  # noqa: E402
 from bot.service.routing import RoutingNotifier  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
 from tests.mail.front_helpers import (  # noqa: E402
     MemorySender,
     bounce_mail,
@@ -36,7 +32,6 @@ from tests.mail.front_helpers import (  # noqa: E402
 
 pytestmark = simcord_marker
 ANN = "ann@example.net"
-BOT = "play@urbanist.test"
 
 
 @pytest.fixture
@@ -51,28 +46,13 @@ def sender() -> MemorySender:
 
 @pytest.fixture
 async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
-    store = await SqliteStore.open(tmp_path / "urbanist.sqlite3")
-    settings = MailSettings.from_env({}, address=BOT, smtp_host="127.0.0.1",
-                                     smtp_security="none")
-    runtime = MailRuntime(settings, sender=sender)
-    runtime.front.clock = clock
-    return create_bot(tmp_path / "urbanist.sqlite3", clock=clock, scheduler=False,
-                      store=store, pacing=False, seeds=itertools.count(1000), mail=runtime)
+    return await mail_bot(tmp_path, clock, sender)
 
 
 @pytest.fixture
 async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
                 tmp_path: Path) -> AsyncIterator[World]:
-    env = simcord_env
-    guild = env.create_guild("Urbanists")
-    channel = guild.create_text_channel("games")
-    people = [guild.add_member(env.create_user(n, global_name=n.capitalize()))
-              for n in ("alice", "bob")]
-    spectator = guild.add_member(env.create_user("sam", global_name="Sam"))
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
-    mod = guild.add_member(env.create_user("mo", global_name="Mo"), roles=[mods])
-    w = World(env, simcord_bot, clock, tmp_path / "urbanist.sqlite3", guild, channel, people,
-              spectator, mod)
+    w = two_players(simcord_env, simcord_bot, clock, tmp_path)
     yield w
     await w.bot.shutdown()
 

@@ -5,27 +5,23 @@ the channel; refusals say why, in the table's language, except for a table nobod
 may know of (unknown, private, another server's), which all get the same answer."""
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator
 from email.message import EmailMessage
 from pathlib import Path
 
-import discord
 import pytest
 import simcord
+from mailworld import mail_bot, two_players
 from simtable import World, custom_ids, open_table, simcord_marker
 
 from bot.clock import FakeClock
-from bot.discord import UrbanistBot, create_bot
-from bot.mail.runtime import MailRuntime
-from bot.mail.settings import MailSettings
+from bot.discord import UrbanistBot
 from bot.service import Actor
-from bot.store import SqliteStore, pages
+from bot.store import pages
 from tests.mail.front_helpers import MemorySender, command_mail, reply, text_of
 
 pytestmark = simcord_marker
 ANN = "ann@example.net"
-BOT = "play@urbanist.test"
 
 
 @pytest.fixture
@@ -40,28 +36,13 @@ def sender() -> MemorySender:
 
 @pytest.fixture
 async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
-    store = await SqliteStore.open(tmp_path / "urbanist.sqlite3")
-    settings = MailSettings.from_env({}, address=BOT, smtp_host="127.0.0.1",
-                                     smtp_security="none")
-    runtime = MailRuntime(settings, sender=sender)
-    runtime.front.clock = clock
-    return create_bot(tmp_path / "urbanist.sqlite3", clock=clock, scheduler=False,
-                      store=store, pacing=False, seeds=itertools.count(1000), mail=runtime)
+    return await mail_bot(tmp_path, clock, sender)
 
 
 @pytest.fixture
 async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
                 tmp_path: Path) -> AsyncIterator[World]:
-    env = simcord_env
-    guild = env.create_guild("Urbanists")
-    channel = guild.create_text_channel("games")
-    people = [guild.add_member(env.create_user(n, global_name=n.capitalize()))
-              for n in ("alice", "bob")]
-    spectator = guild.add_member(env.create_user("sam", global_name="Sam"))
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
-    mod = guild.add_member(env.create_user("mo", global_name="Mo"), roles=[mods])
-    w = World(env, simcord_bot, clock, tmp_path / "urbanist.sqlite3", guild, channel, people,
-              spectator, mod)
+    w = two_players(simcord_env, simcord_bot, clock, tmp_path)
     yield w
     await w.bot.shutdown()
 
