@@ -66,14 +66,23 @@ class Store(Protocol):
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
         ratings: RatedGame | None = None,
-    ) -> None:
+        claim_at: float | None = None,
+    ) -> list[OutboxRow]:
         """Write the table row, and optionally replace its seats and timers, append one
         action and queue outbox rows, in ONE durable transaction. The write is conditional
         on ``table.rev`` (the rev it was read at; bumped on success) and, with
         ``expected_version``, on the game version: otherwise VersionConflict, and nothing
         is written, so a stale copy can never roll a table back. ``ratings`` (given by the
         write that finishes a table) adds its history rows and updates its players'
-        ratings in the same transaction (see bot.history.ratings.settle)."""
+        ratings in the same transaction (see bot.history.ratings.settle).
+
+        ``claim_at``: the table's outbox is also claimed in that transaction, once this
+        save's rows are in, exactly as ``claim_outbox(table.id, claim_at)`` would claim
+        it right after the commit (held rows and rows due, the due ones marked
+        ``sending``, each row returned as it was before: a row this save wrote comes back
+        ``pending``, its ``id`` set). One commit instead of two for the delivery worker's
+        common case (issue 25). Returns the claimed rows; [] without ``claim_at``, or
+        when nothing is due."""
         ...
 
     async def outbox_tables(self, now: float) -> list[int]:
