@@ -200,14 +200,16 @@ class SqliteStore:
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
         ratings: RatedGame | None = None,
-    ) -> None:
+        claim_at: float | None = None,
+    ) -> list[OutboxRow]:
         rider = riders.for_save(table.id, None if action is None else action.actor_id)
-        await self._group.write(write_save, table, expected_version,
-                                None if seats is None else list(seats),
-                                None if timers is None else list(timers), action,
-                                list(outbox), ratings, None if rider is None else rider.sqlite)
+        claimed = await self._group.write(
+            write_save, table, expected_version, None if seats is None else list(seats),
+            None if timers is None else list(timers), action, list(outbox), ratings,
+            None if rider is None else rider.sqlite, claim_at)
         riders.landed(rider)
         table.rev += 1
+        return claimed
 
     # -- the outbox and the menus ------------------------------------------------------
 

@@ -44,8 +44,11 @@ async def test_a_claiming_save_returns_what_a_claim_after_it_would(store: Store)
     assert {v: (r.state, r.attempts) for v, r in stored.items()} == {
         1: ("pending", 0), 2: ("held", 0), 3: ("sending", 1), 4: ("sending", 1)}
     assert claimed[1].payload["template"] == "t3"
-    # The claim is durable like the rest: another claim finds nothing left to take.
-    assert await store.claim_outbox(table_id, 10.0) == []
+    # The claim is durable like the rest: a later claim (after a crash, say) finds the
+    # rows in doubt, not fresh.
+    again = await store.claim_outbox(table_id, 10.0)
+    assert [(r.version, r.state) for r in again] == [(2, "held"), (3, "sending"),
+                                                     (4, "sending")]
 
 
 async def test_a_claiming_save_with_nothing_due_claims_nothing(store: Store) -> None:
