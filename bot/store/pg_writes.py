@@ -41,7 +41,8 @@ async def insert_outbox(conn: Connection, table_id: int,
 async def write_save(conn: Connection, table: TableRecord, sql: str, params: tuple[Any, ...],
                       seats: Sequence[SeatRecord] | None, timers: Sequence[TimerRecord] | None,
                       action: ActionRecord | None, outbox: list[OutboxRow],
-                      ratings: RatedGame | None, ride: riders.PostgresWrite | None) -> None:
+                      ratings: RatedGame | None, ride: riders.PostgresWrite | None,
+                      claim_at: float | None = None) -> list[OutboxRow]:
     # Conditional on the rev this copy was read at: a stale copy writes nothing. A
     # concurrent writer of the row waits here for the first one's commit, then finds the
     # rev moved.
@@ -68,6 +69,9 @@ async def write_save(conn: Connection, table: TableRecord, sql: str, params: tup
         await settle_game(conn, ratings, lock=True)
     if ride is not None:
         await ride(conn)  # a front end's rows (bot.store.riders)
+    if claim_at is None:
+        return []
+    return await claim_outbox(conn, table.id, claim_at)
 
 
 async def claim_outbox(conn: Connection, table_id: int, now: float) -> list[OutboxRow]:

@@ -235,7 +235,8 @@ class PostgresStore:
         action: ActionRecord | None = None,
         outbox: Sequence[OutboxRow] = (),
         ratings: RatedGame | None = None,
-    ) -> None:
+        claim_at: float | None = None,
+    ) -> list[OutboxRow]:
         sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
                f"rev = rev + 1 WHERE id = ${_COUNT + 1} AND rev = ${_COUNT + 2}")
         params: tuple[Any, ...] = (*_table_values(table), table.id, table.rev)
@@ -243,10 +244,12 @@ class PostgresStore:
             sql += f" AND version = ${_COUNT + 3}"
             params += (expected_version,)
         rider = riders.for_save(table.id, None if action is None else action.actor_id)
-        await self._group.write(write_save, table, sql, params, seats, timers, action,
-                                list(outbox), ratings, None if rider is None else rider.postgres)
+        claimed: list[OutboxRow] = await self._group.write(
+            write_save, table, sql, params, seats, timers, action, list(outbox), ratings,
+            None if rider is None else rider.postgres, claim_at)
         riders.landed(rider)
         table.rev += 1
+        return claimed
 
     # -- the outbox and the menus ---------------------------------------------------
 
