@@ -1,15 +1,18 @@
 """Group commit for PostgreSQL: the writes of many tables arriving together (their saves,
-their outboxes claimed and marked) share one transaction on one pooled connection, each
-in a savepoint, so one commit (one sync of the server's log) serves them all.
+their outboxes claimed and marked) share one transaction on one pooled connection, so
+one commit (one sync of the server's log) serves them all.
 
 As in SQLite (``bot.store.sqlite_save``): a write is acknowledged only once the
 transaction holding it committed; a write refused (a stale copy, a duplicate key) is
-rolled back to its savepoint alone. Unlike SQLite, two transactions of this process (or
-of another) may wait on each other's rows: when a batch fails for any reason but a lost
-connection (a deadlock the server broke, a statement refused), each of its writes is run
-again alone, in its own transaction, and gets its own answer. A lost connection leaves
-every write of the batch in doubt: each caller gets the fault, and the service reads its
-table back to learn whether it landed (``ServiceCore._landed``)."""
+refused alone. A save is one statement that writes nothing when its copy is stale
+(``bot.store.pg_save``), so that refusal needs no savepoint; a write whose later
+statements may be refused (a rider's duplicate key) is rolled back to its savepoint.
+Unlike SQLite, two transactions of this process (or of another) may wait on each other's
+rows: when a batch fails for any reason but a lost connection (a deadlock the server
+broke, a statement refused), each of its writes is run again alone, in its own
+transaction, and gets its own answer. A lost connection leaves every write of the batch
+in doubt: each caller gets the fault, and the service reads its table back to learn
+whether it landed (``ServiceCore._landed``)."""
 
 from __future__ import annotations
 
@@ -26,8 +29,9 @@ from bot.store.records import VersionConflict
 
 T = TypeVar("T")
 Write = Callable[..., Awaitable[Any]]  # ``await fn(conn, *args)`` inside a transaction
-# A write, its arguments, and whether it may be refused alone (a stale copy, a duplicate
-# key): only such a write pays for a savepoint (two more round trips to the server).
+# A write, its arguments, and whether it needs a savepoint to be refused alone: one whose
+# statements after the first may be refused (a duplicate key) pays for one (two more
+# round trips to the server).
 Call = tuple[Write, tuple[Any, ...], bool]
 Connect = Callable[[], contextlib.AbstractAsyncContextManager[Connection]]
 # Refusals that belong to one write, not to its batch.
@@ -44,9 +48,14 @@ class PgGroupCommit:
 
     async def write(self, fn: Callable[..., Awaitable[T]], *args: Any,
                     refusable: bool = True) -> T:
-        """``refusable``: the write may raise one of ``ALONE`` as its answer; the others
-        (an outbox claimed or marked) run without a savepoint, and a fault of theirs
-        sends the batch to be run write by write."""
+        """``refusable``: the write may raise one of ``ALONE`` as its answer after it
+        wrote something, and runs in a savepoint. The others are ONE round trip, atomic
+        on its own (one statement, or asyncpg's ``executemany``), and run without one:
+        an error of theirs breaks the transaction and sends the batch to be run write by
+        write, except a VersionConflict, which a write raises only when it wrote nothing
+        (a save's statement that matched no row). Alone in its batch, such a write runs
+        in the server's own transaction of that statement, with no BEGIN and COMMIT
+        besides: acknowledged, as ever, once the server said it committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiting.append(((fn, args, refusable), future))
         if self._running < self.batches:
@@ -82,13 +91,23 @@ class PgGroupCommit:
         _settle(batch, outcomes)
 
     async def _together(self, calls: list[Call]) -> list[Any]:
+        if len(calls) == 1 and not calls[0][2]:
+            fn, args, _ = calls[0]
+            async with self.connect() as conn:
+                try:
+                    return [await fn(conn, *args)]
+                except VersionConflict as exc:
+                    return [exc]
         outcomes: list[Any] = []
         async with self.connect() as conn, conn.transaction():
             for fn, args, refusable in calls:
                 if not refusable or len(calls) == 1:
                     # Alone, the transaction itself is the savepoint: a refusal rolls
                     # back exactly this write.
-                    outcomes.append(await fn(conn, *args))
+                    try:
+                        outcomes.append(await fn(conn, *args))
+                    except VersionConflict as exc:  # nothing written: nothing to undo
+                        outcomes.append(exc)
                     continue
                 try:
                     async with conn.transaction():  # a savepoint

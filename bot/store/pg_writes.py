@@ -11,16 +11,14 @@ import asyncpg
 
 from bot.history.ratings import RatedGame, Rating, settle
 from bot.store import riders
-from bot.store.pg_rows import _SEAT_INSERT, _outbox_from_row, _seat_values
+from bot.store.pg_rows import _outbox_from_row
+from bot.store.pg_save import Shape, claimed_rows, save_sql
 from bot.store.pg_schema import Connection
 from bot.store.records import (
     SPENT_KEYS,
-    ActionRecord,
     OutboxResult,
     OutboxRow,
-    SeatRecord,
     TableRecord,
-    TimerRecord,
     VersionConflict,
     canonical,
     sent_to_column,
@@ -38,53 +36,40 @@ async def insert_outbox(conn: Connection, table_id: int,
               r.state, float(r.due_at), float(r.created_at)) for r in rows])
 
 
-async def write_save(conn: Connection, table: TableRecord, sql: str, params: tuple[Any, ...],
-                      seats: Sequence[SeatRecord] | None, timers: Sequence[TimerRecord] | None,
-                      action: ActionRecord | None, outbox: list[OutboxRow],
-                      ratings: RatedGame | None, ride: riders.PostgresWrite | None,
-                      claim_at: float | None = None) -> list[OutboxRow]:
+async def write_save(conn: Connection, table: TableRecord, shape: Shape, params: list[Any],
+                      outbox: Sequence[OutboxRow], payloads: list[str],
+                      claim_at: float | None, ratings: RatedGame | None,
+                      ride: riders.PostgresWrite | None) -> list[OutboxRow]:
+    """A table's save (``bot.store.pg_save``: one statement), then what it carries: a
+    finished game's ratings, a front end's rows. The rows its claim took, if any."""
     # Conditional on the rev this copy was read at: a stale copy writes nothing. A
     # concurrent writer of the row waits here for the first one's commit, then finds the
     # rev moved.
-    if await conn.execute(sql, *params) != "UPDATE 1":
+    rows = await conn.fetch(save_sql(shape), *params)
+    if rows[0]["saved"] != 1:
         raise VersionConflict(f"table {table.id} changed since it was read (rev {table.rev})")
-    if seats is not None:
-        await conn.execute("DELETE FROM seats WHERE table_id = $1", table.id)
-        if seats:
-            await conn.executemany(_SEAT_INSERT, [_seat_values(table.id, s) for s in seats])
-    if timers is not None:
-        await conn.execute("DELETE FROM timers WHERE table_id = $1", table.id)
-        if timers:
-            await conn.executemany(
-                "INSERT INTO timers VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                [(table.id, t.seat, t.kind, float(t.due_at)) for t in timers])
-    if action is not None:
-        await conn.execute(
-            "INSERT INTO actions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            action.table_id, action.version, action.seat, canonical(action.action),
-            action.public_text, canonical(action.events), action.source,
-            action.actor_id, float(action.at))
-    await insert_outbox(conn, table.id, outbox)
     if ratings is not None:
         await settle_game(conn, ratings, lock=True)
     if ride is not None:
         await ride(conn)  # a front end's rows (bot.store.riders)
     if claim_at is None:
         return []
-    return await claim_outbox(conn, table.id, claim_at)
+    return claimed_rows(rows, table.id, outbox, payloads, claim_at)
 
 
 async def claim_outbox(conn: Connection, table_id: int, now: float) -> list[OutboxRow]:
+    # One statement: the rows locked (skipping those another claim holds), the due ones
+    # marked, the rows returned as they were before.
     rows = await conn.fetch(
-        "SELECT * FROM outbox WHERE table_id = $1 AND (state = 'held' OR "
-        "(state IN ('pending', 'sending') AND due_at <= $2)) ORDER BY id "
-        "FOR UPDATE SKIP LOCKED", table_id, float(now))
+        "WITH held AS MATERIALIZED (SELECT * FROM outbox WHERE table_id = $1 AND "
+        "(state = 'held' OR (state IN ('pending', 'sending') AND due_at <= $2)) "
+        "ORDER BY id FOR UPDATE SKIP LOCKED), "
+        "claimed AS (UPDATE outbox SET state = 'sending', attempts = attempts + 1 "
+        "WHERE id IN (SELECT id FROM held WHERE state <> 'held')) "
+        "SELECT * FROM held ORDER BY id", table_id, float(now))
     claimed = [_outbox_from_row(r) for r in rows]
-    due = [r.id for r in claimed if r.state != "held"]
-    if not due:
+    if all(r.state == "held" for r in claimed):
         return []
-    await conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1 "
-                       "WHERE id = ANY($1::bigint[])", due)
     return claimed
 
 

@@ -27,10 +27,10 @@ from bot.history.ratings import RatedGame, Rating, Result
 from bot.store import leases, riders
 from bot.store.health import MAX_PROBLEMS
 from bot.store.leases import Lease
+from bot.store.pg_bundle import BUNDLE, bundle_from_row
 from bot.store.pg_faults import explain, pooled, quiet_pool_outages, redact
 from bot.store.pg_group import PgGroupCommit
 from bot.store.pg_rows import (
-    _COUNT,
     _SEAT_INSERT,
     _TABLE_COLUMNS,
     _TABLE_PLACEHOLDERS,
@@ -41,6 +41,7 @@ from bot.store.pg_rows import (
     _table_from_row,
     _table_values,
 )
+from bot.store.pg_save import Shape, outbox_payloads, save_params
 from bot.store.pg_schema import Connection, migrate
 from bot.store.pg_writes import (
     claim_outbox,
@@ -73,6 +74,14 @@ COMMAND_TIMEOUT: Final = 60.0
 # asyncpg logs nothing with parameters, but keep it from ever doing so at DEBUG.
 logging.getLogger("asyncpg").setLevel(logging.INFO)
 
+async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A connection given back to the pool keeps its session as it is: the store never
+    changes one (no SET, LISTEN, session advisory lock or cursor outside a transaction),
+    so asyncpg's reset (``RESET ALL``, ``UNLISTEN *``...) would be one more round trip
+    to the server each time a connection is lent, for nothing. asyncpg still rolls back
+    a transaction left open before it calls this."""
+
+
 def _in_range(table_id: int) -> bool:
     return 0 < table_id < MAX_ID
 
@@ -99,7 +108,7 @@ class PostgresStore:
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=min_size, max_size=max_size, command_timeout=COMMAND_TIMEOUT,
-                server_settings={"application_name": "urbanist"})
+                server_settings={"application_name": "urbanist"}, reset=_keep_session)
             async with pool.acquire() as conn:
                 await migrate(conn)
         except BaseException as exc:
@@ -179,20 +188,11 @@ class PostgresStore:
     ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:
         if not _in_range(table_id):
             return None  # a forged id beyond BIGINT is simply unknown
-        # REPEATABLE READ: the three reads see one snapshot, never a row from one write
-        # and seats from the next.
-        async with self._connection() as conn, conn.transaction(
-                isolation="repeatable_read", readonly=True):
-            row = await conn.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
-            if row is None:
-                return None
-            seats = await conn.fetch("SELECT * FROM seats WHERE table_id = $1 ORDER BY seat",
-                                     table_id)
-            timers = await conn.fetch(
-                "SELECT due_at, seat, kind FROM timers WHERE table_id = $1 "
-                "ORDER BY due_at, seat", table_id)
-        return (_table_from_row(row), [_seat_from_row(s) for s in seats],
-                [TimerRecord(t["due_at"], t["seat"], t["kind"]) for t in timers])
+        # One statement: the three reads see one snapshot, never a row from one write
+        # and seats from the next, in one round trip.
+        async with self._connection() as conn:
+            row = await conn.fetchrow(BUNDLE, table_id)
+        return None if row is None else bundle_from_row(row)
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         if not _in_range(table_id):
@@ -237,16 +237,19 @@ class PostgresStore:
         ratings: RatedGame | None = None,
         claim_at: float | None = None,
     ) -> list[OutboxRow]:
-        sql = (f"UPDATE tables SET ({_TABLE_COLUMNS}) = ({_TABLE_PLACEHOLDERS}), "
-               f"rev = rev + 1 WHERE id = ${_COUNT + 1} AND rev = ${_COUNT + 2}")
-        params: tuple[Any, ...] = (*_table_values(table), table.id, table.rev)
-        if expected_version is not None:
-            sql += f" AND version = ${_COUNT + 3}"
-            params += (expected_version,)
+        shape = Shape(version=expected_version is not None, seats=seats is not None,
+                      timers=timers is not None, action=action is not None,
+                      outbox=bool(outbox), claim=claim_at is not None)
+        payloads = outbox_payloads(table.id, outbox)
+        params = save_params(shape, _table_values(table), table, expected_version, seats,
+                             timers, action, outbox, payloads, claim_at)
         rider = riders.for_save(table.id, None if action is None else action.actor_id)
+        # The save's statement writes all or nothing; only what runs after it (ratings,
+        # a rider's rows, which a duplicate key may refuse) needs a savepoint.
         claimed: list[OutboxRow] = await self._group.write(
-            write_save, table, sql, params, seats, timers, action, list(outbox), ratings,
-            None if rider is None else rider.postgres, claim_at)
+            write_save, table, shape, params, outbox, payloads, claim_at, ratings,
+            None if rider is None else rider.postgres,
+            refusable=ratings is not None or rider is not None)
         riders.landed(rider)
         table.rev += 1
         return claimed
