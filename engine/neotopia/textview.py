@@ -63,13 +63,28 @@ def cell_glyph(data: DataSet, cell_id: str, element: str | None, token: str | No
 
 
 def region_map(data: DataSet, board: Mapping[str, str], tokens: Mapping[str, str],
-               region: str) -> list[str]:
+               region: str, elements: RegionBoard | None = None) -> list[str]:
     """The region's cells as printed lines: the number of each cell (its id without the
-    region letter) and what is on it."""
-    reg = next(r for r in data.regions if r.id == region)
-    items = [(data.cells[c].q, data.cells[c].r,
-              cell_glyph(data, c, board.get(c), tokens.get(c))) for c in reg.cells]
-    return _lines(data.grid, items, HALF_STEP)
+    region letter) and what is on it. ``elements``: the region's (``region_boards``),
+    when the caller has them."""
+    derived = _derived(data)
+    if elements is None:
+        elements = region_boards(data, board)[region]
+    bit = derived.bit
+    # A cell shows a token's mark whatever the token: which cells hold one is enough.
+    marked = tuple(c for c, t in tokens.items()
+                   if t is not None and bit.get(c, ("",))[0] == region)
+    key = (region, elements, marked)
+    lines = derived.maps.get(key)
+    if lines is None:
+        reg = next(r for r in data.regions if r.id == region)
+        items = [(data.cells[c].q, data.cells[c].r,
+                  cell_glyph(data, c, board.get(c), tokens.get(c))) for c in reg.cells]
+        lines = tuple(_lines(data.grid, items, HALF_STEP))
+        if len(derived.maps) >= derived.KEPT:
+            derived.maps.clear()
+        derived.maps[key] = lines
+    return list(lines)
 
 
 def map_positions(data: DataSet, region: str) -> dict[str, tuple[int, int]]:
@@ -91,91 +106,196 @@ def pattern_lines(grid: str, pattern: Iterable[tuple[int, int, str]] | Iterable[
 
 @dataclass(frozen=True)
 class _Copies:
-    """Every distinct copy of a card's pattern lying inside one region, indexed by cell:
-    the data alone decides them, so they are found once per (data set, card, mirror,
-    region) (a hand's status is shown in every private view: issue 25)."""
+    """Every distinct copy of a card's pattern lying inside one region, as bit masks over
+    the region's cells (bit ``i``: the region's ``i``-th cell) and over the copies (bit
+    ``n``: copy ``n``): the data alone decides them, so they are found once per (data set,
+    card, mirror, region) (a hand's status is shown in every private view: issue 25)."""
 
     cells: tuple[tuple[tuple[str, str], ...], ...]  # per copy, its (cell, colour) pairs
-    outer: tuple[int, ...]  # per copy, how many of its cells are outer cells
-    by_cell: dict[str, tuple[tuple[int, str], ...]]  # cell -> (copy, colour wanted there)
+    masks: tuple[int, ...]  # per copy, its cells
+    outer: tuple[int, ...]  # per copy, its outer cells
+    # Per cell of the region: colour placed there -> the copies that cover the cell and
+    # want another colour on it (a copy that meets one of them no longer fits).
+    wrong: tuple[dict[str, int], ...]
+    cover: tuple[int, ...]  # per cell: the copies that cover it
+    want: tuple[dict[str, int], ...]  # per cell: colour -> the copies wanting it there
+    every: int  # all the copies
+    by_outer: tuple[int, ...]  # the copies by how many outer cells they have, then order
 
 
-_COPIES: dict[tuple[str, str, bool, str], _Copies] = {}
+# A region's elements as the statuses read them: (colour, cells of that colour as bits of
+# the region's cells), by colour. Equal for equal elements, whatever else the board holds.
+RegionBoard = tuple[tuple[str, int], ...]
+# What ``_closest`` finds: whether a copy fits, whether one stands whole, the best copy.
+_Found = tuple[bool, bool, tuple[tuple[str, str], ...] | None]
 
 
-def _copies(data: DataSet, card: str, mirror: bool, region: str) -> _Copies:
-    key = (data.name, card, mirror, region)
-    found = _COPIES.get(key)
-    if found is not None:
-        return found
-    reg = next(r for r in data.regions if r.id == region)
-    copies: list[tuple[tuple[str, str], ...]] = []
-    seen: set[frozenset[tuple[str, str]]] = set()
-    for shape in orientations(data.name, card, mirror):
-        for anchor in reg.cells:
-            a = data.cells[anchor]
-            cells: list[tuple[str, str]] = []
-            for dq, dr, colour in shape:
-                target = data.by_coord.get((a.q + dq, a.r + dr))
-                if target is None or data.cells[target].region != region:
-                    break
-                cells.append((target, colour))
-            else:
-                fixed = frozenset(cells)
-                if fixed not in seen:
-                    seen.add(fixed)
-                    copies.append(tuple(cells))
-    by_cell: dict[str, list[tuple[int, str]]] = {}
-    for n, copy in enumerate(copies):
-        for cell, colour in copy:
-            by_cell.setdefault(cell, []).append((n, colour))
-    found = _Copies(tuple(copies),
-                    tuple(sum(data.cells[c].kind == "outer" for c, _ in copy)
-                          for copy in copies),
-                    {cell: tuple(wanted) for cell, wanted in by_cell.items()})
-    _COPIES[key] = found
+class _Derived:
+    """What the text view derives from one data set and keeps: each cell's region and bit,
+    the copies of each card's pattern per region, and the statuses and maps lately
+    computed for a region's elements (a table's views follow each other with one region
+    changed at most; bounded, cleared when full)."""
+
+    KEPT = 8192
+
+    def __init__(self, data: DataSet) -> None:
+        self.data = data
+        self.bit: dict[str, tuple[str, int]] = {
+            c: (r.id, 1 << i) for r in data.regions for i, c in enumerate(r.cells)}
+        self.copies: dict[tuple[str, bool, str], _Copies] = {}
+        self.closest: dict[tuple[str, bool, str, RegionBoard], _Found] = {}
+        self.maps: dict[tuple[str, RegionBoard, tuple[str, ...]], tuple[str, ...]] = {}
+
+
+# Axial coordinates as one int, q * _ROW + r: boards span far less than _ROW / 2 cells.
+_ROW = 1 << 16
+
+# By the data set's identity (kept alive here, so its id is never another's): a data set
+# edited on disk and loaded again under the same name is a new object.
+_DERIVED: dict[int, _Derived] = {}
+
+
+def _derived(data: DataSet) -> _Derived:
+    found = _DERIVED.get(id(data))
+    if found is None or found.data is not data:
+        found = _DERIVED[id(data)] = _Derived(data)
     return found
 
 
-def _closest(data: DataSet, board: Mapping[str, str], card: str, mirror: bool, region: str
-             ) -> tuple[bool, bool, tuple[tuple[str, str], ...] | None]:
+def region_boards(data: DataSet, board: Mapping[str, str]) -> dict[str, RegionBoard]:
+    """Each region's elements as ``card_status`` reads them (make once per view)."""
+    bit = _derived(data).bit
+    masks: dict[str, dict[str, int]] = {r.id: {} for r in data.regions}
+    for cell, colour in board.items():
+        where = bit.get(cell)
+        if where is not None:
+            held = masks[where[0]]
+            held[colour] = held.get(colour, 0) | where[1]
+    return {r: tuple(sorted(m.items())) for r, m in masks.items()}
+
+
+def _copies(data: DataSet, card: str, mirror: bool, region: str) -> _Copies:
+    derived = _derived(data)
+    found = derived.copies.get((card, mirror, region))
+    if found is None:
+        # Every card's copies at once, the first time a status is asked with ``mirror``
+        # (some 30 ms for the house set): a table's first views then pay nothing more.
+        for other in data.cards:
+            for reg in data.regions:
+                if (other, mirror, reg.id) not in derived.copies:
+                    derived.copies[(other, mirror, reg.id)] = _index(derived, other, mirror,
+                                                                     reg.id)
+        found = derived.copies[(card, mirror, region)]
+    return found
+
+
+def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
+    data = derived.data
+    reg = data.region(region)
+    # Coordinates as one int (q * _ROW + r): the region's cells (not another region's),
+    # and each orientation's offsets, so that a target is one sum and one lookup.
+    spot = {data.cells[c].q * _ROW + data.cells[c].r: i for i, c in enumerate(reg.cells)
+            if data.cells[c].region == region}
+    anchors = [data.cells[c].q * _ROW + data.cells[c].r for c in reg.cells]
+    names = reg.cells
+    copies: list[tuple[tuple[str, str], ...]] = []
+    masks: list[int] = []
+    cover = [0] * len(names)
+    want: list[dict[str, int]] = [{} for _ in names]
+    # Distinct orientations never give the same copy twice: a copy's cells, moved to the
+    # origin, are its orientation (``orientations`` keeps one of each), and one
+    # orientation at two anchors covers two different sets of cells.
+    for shape in orientations(data.name, card, mirror):
+        offsets = [(dq * _ROW + dr, colour) for dq, dr, colour in shape]
+        for anchor in anchors:
+            places: list[tuple[int, str]] = []
+            for offset, colour in offsets:
+                i = spot.get(anchor + offset)
+                if i is None:
+                    break
+                places.append((i, colour))
+            else:
+                n = 1 << len(copies)
+                copies.append(tuple((names[i], colour) for i, colour in places))
+                mask = 0
+                for i, colour in places:
+                    mask |= 1 << i
+                    cover[i] |= n
+                    wanted = want[i]
+                    wanted[colour] = wanted.get(colour, 0) | n
+                masks.append(mask)
+    outer = sum(1 << i for i, c in enumerate(reg.cells) if data.cells[c].kind == "outer")
+    colours = set(data.colour_ids).union(*want)
+    return _Copies(
+        cells=tuple(copies), masks=tuple(masks), outer=tuple(m & outer for m in masks),
+        wrong=tuple({colour: cover[i] & ~want[i].get(colour, 0) for colour in colours}
+                    for i in range(len(reg.cells))),
+        cover=tuple(cover), want=tuple(want), every=(1 << len(copies)) - 1,
+        by_outer=tuple(sorted(range(len(copies)),
+                              key=lambda n: ((masks[n] & outer).bit_count(), n))))
+
+
+def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: RegionBoard
+             ) -> _Found:
     """Over every copy of the card's pattern in the region that fits the board (free
     cells, or elements of the right colours): whether any fits, whether one stands whole,
     and the first copy needing the fewest elements, inner cells first (an outer cell
-    needs New Building Permits), as its (cell, colour) pairs."""
+    needs New Building Permits), as its (cell, colour) pairs. ``elements``: the region's
+    (``region_boards``)."""
+    derived = _derived(data)
+    key = (card, mirror, region, elements)
+    found = derived.closest.get(key)
+    if found is not None:
+        return found
     index = _copies(data, card, mirror, region)
-    count = len(index.cells)
-    dead = bytearray(count)
-    have = [0] * count
-    outer_have = [0] * count
-    for cell, wanted in index.by_cell.items():
-        placed = board.get(cell)
-        if placed is None:
-            continue
-        outer = data.cells[cell].kind == "outer"
-        for n, colour in wanted:
-            if colour != placed:
-                dead[n] = 1
-            else:
-                have[n] += 1
-                outer_have[n] += outer
+    wrong, cover, want = index.wrong, index.cover, index.want
+    dead = occupied = touched = 0
+    for colour, cells in elements:
+        occupied |= cells
+        for i, on in enumerate(bin(cells)[:1:-1]):
+            if on == "1":
+                covering = cover[i]
+                touched |= covering
+                out = wrong[i].get(colour)
+                dead |= covering & ~want[i].get(colour, 0) if out is None else out
+    alive = index.every & ~dead
     fits = complete = False
     best = -1
-    best_key = (0, 0)
-    for n in range(count):
-        if dead[n]:
-            continue
+    if alive:
         fits = True
-        need = len(index.cells[n]) - have[n]
-        if not need:
-            complete = True
-        elif best < 0 or (need, index.outer[n] - outer_have[n]) < best_key:
-            best, best_key = n, (need, index.outer[n] - outer_have[n])
-    return fits, complete, index.cells[best] if best >= 0 else None
+        free = ~occupied
+        # The copies holding an element need fewer than the others, which need the whole
+        # pattern: only those are counted (bit n: copy n, lowest first).
+        near = alive & touched
+        if near:
+            masks = index.masks
+            counted = [n for n, on in enumerate(bin(near)[:1:-1]) if on == "1"]
+            needs = [(masks[n] & free).bit_count() for n in counted]
+            complete = 0 in needs
+            fewest = min((need for need in needs if need), default=0)
+            if fewest:
+                closest = [n for n, need in zip(counted, needs, strict=True)
+                           if need == fewest]
+                best = closest[0]
+                if len(closest) > 1:
+                    # Among them, the first needing the fewest outer cells.
+                    outer = index.outer
+                    best = min(closest, key=lambda n: (outer[n] & free).bit_count())
+        far = alive & ~touched
+        if best < 0 and far:
+            # None holding an element needs some: the first untouched copy with the
+            # fewest outer cells.
+            best = next(n for n in index.by_outer if far >> n & 1)
+    found = (fits, complete, index.cells[best] if best >= 0 else None)
+    if len(derived.closest) >= derived.KEPT:
+        derived.closest.clear()
+    derived.closest[key] = found
+    return found
 
 
 def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str, str | None],
-                card: str, mirror: bool) -> dict[str, Any]:
+                card: str, mirror: bool, regions: Mapping[str, RegionBoard] | None = None
+                ) -> dict[str, Any]:
     """Why a project of the hand is not built yet, as data for the templates.
 
     ``closest`` is the copy needing the fewest elements in a region whose last project is
@@ -191,8 +311,10 @@ def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str
     closest: dict[str, Any] | None = None
     complete: list[str] = []
     fits = False
+    if regions is None:
+        regions = region_boards(data, board)
     for reg in data.regions:
-        any_fits, whole, copy = _closest(data, board, card, mirror, reg.id)
+        any_fits, whole, copy = _closest(data, card, mirror, reg.id, regions[reg.id])
         fits = fits or any_fits
         if reg.id in blocked:
             continue

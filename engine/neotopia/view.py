@@ -148,7 +148,51 @@ HOUSE_NOTE_FR = ("Le plateau, les cartes projet et les tuiles production forment
                  "matériel imprimé.")
 
 
-def card_json(data: DataSet, card_id: str) -> dict[str, Any]:
+class _Static:
+    """The parts of a view that only the data set decides, made once per data set: each
+    cell's fixed keys, each colour's RGB, each card's JSON (its drawing included), each
+    tile's back. A view copies them (a view never shares a list or a dict with another)."""
+
+    def __init__(self, data: DataSet) -> None:
+        self.data = data
+        names = {c.id: c.name for c in data.colours}
+        self.rgb: dict[str, list[int]] = {
+            c: list(RGB.get(name, [128, 128, 128])) for c, name in names.items()}
+        # Each cell's keys, in the view's order, as on a cell with no element nor token.
+        self.cells: list[tuple[str, dict[str, Any]]] = [
+            (cell.id, {
+                "id": cell.id, "region": cell.region, "q": cell.q, "r": cell.r,
+                "x": round(1.5 * cell.q, 4),
+                "y": round(math.sqrt(3) * (cell.r + cell.q / 2), 4),
+                "kind": cell.kind, "centre": cell.kind == "centre",
+                "bonus": cell.kind == "bonus", "outer": cell.kind == "outer",
+                "element": None, "element_rgb": None, "bonus_token": None})
+            for cell in data.cells.values()]
+        self.cards: dict[str, dict[str, Any]] = {}
+        self.tile_backs = {t.id: list(t.back) for t in data.tiles}
+
+    def card(self, card_id: str) -> dict[str, Any]:
+        made = self.cards.get(card_id)
+        if made is None:
+            made = self.cards[card_id] = _card_json(self.data, card_id)
+        points = made["points"]
+        return {**made, "points": dict(points) if isinstance(points, dict) else points,
+                "pattern": [list(p) for p in made["pattern"]],
+                "drawing": list(made["drawing"])}
+
+
+# By the data set's identity (kept alive here, so its id is never another's).
+_STATIC: dict[int, _Static] = {}
+
+
+def _static(data: DataSet) -> _Static:
+    found = _STATIC.get(id(data))
+    if found is None or found.data is not data:
+        found = _STATIC[id(data)] = _Static(data)
+    return found
+
+
+def _card_json(data: DataSet, card_id: str) -> dict[str, Any]:
     card = data.cards[card_id]
     ptype = data.types[card.type]
     points: int | dict[str, int] = card.points if card.points is not None else {
@@ -161,21 +205,31 @@ def card_json(data: DataSet, card_id: str) -> dict[str, Any]:
     }
 
 
-def _hand(st: NeotopiaState, seat: int) -> list[dict[str, Any]]:
+def card_json(data: DataSet, card_id: str) -> dict[str, Any]:
+    return _static(data).card(card_id)
+
+
+def _hand(st: NeotopiaState, seat: int, regions: dict[str, textview.RegionBoard]
+          ) -> list[dict[str, Any]]:
     data = st.data
+    static = _static(data)
     last = {r.id: (data.cards[c].type if (c := st.last_project(r.id)) else None)
             for r in data.regions}
     mirror = bool(st.options["mirror"])
-    return [{**card_json(data, c),
-             "status": textview.card_status(data, st.board, last, c, mirror)}
+    return [{**static.card(c),
+             "status": textview.card_status(data, st.board, last, c, mirror, regions)}
             for c in st.hands[seat]]
 
 
 def _rgb(data: DataSet, colour: str | None) -> list[int] | None:
     if colour is None:
         return None
-    name = next(c.name for c in data.colours if c.id == colour)
-    return list(RGB.get(name, [128, 128, 128]))
+    rgb = _static(data).rgb.get(colour)
+    if rgb is None:
+        # Not a colour of the data set: the lookup the view always made, which fails.
+        name = next(c.name for c in data.colours if c.id == colour)
+        return list(RGB.get(name, [128, 128, 128]))
+    return list(rgb)
 
 
 def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
@@ -192,17 +246,22 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
             "last_project": projects[-1] if projects else None, "projects": projects,
             "elements": sum(1 for c in reg.cells if c in st.board),
         })
+    static = _static(data)
+    board, tokens, rgb = st.board, st.cell_tokens, static.rgb
     cells = []
-    for cell in data.cells.values():
-        element = st.board.get(cell.id)
-        cells.append({
-            "id": cell.id, "region": cell.region, "q": cell.q, "r": cell.r,
-            "x": round(1.5 * cell.q, 4), "y": round(math.sqrt(3) * (cell.r + cell.q / 2), 4),
-            "kind": cell.kind, "centre": cell.kind == "centre", "bonus": cell.kind == "bonus",
-            "outer": cell.kind == "outer", "element": element,
-            "element_rgb": _rgb(data, element), "bonus_token": st.cell_tokens.get(cell.id),
-        })
-    tile_backs = {t.id: list(t.back) for t in data.tiles}
+    for cell_id, free in static.cells:
+        cell = free.copy()
+        element = board.get(cell_id)
+        if element is not None:
+            cell["element"] = element
+            colour = rgb.get(element)
+            cell["element_rgb"] = _rgb(data, element) if colour is None else colour[:]
+        token = tokens.get(cell_id)
+        if token is not None:
+            cell["bonus_token"] = token
+        cells.append(cell)
+    tile_backs = static.tile_backs
+    elements = textview.region_boards(data, board)
     out: dict[str, Any] = {
         "game": "neotopia",
         "seats": st.seats,
@@ -228,12 +287,12 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
                 for m in data.manufactures
             ],
             "map": [{"region": r.id, "lines": textview.region_map(
-                data, st.board, st.cell_tokens, r.id)} for r in data.regions],
+                data, st.board, st.cell_tokens, r.id, elements[r.id])} for r in data.regions],
         },
         "production": {
             "stack_size": len(st.stack), "on_top": list(st.on_top), "centre": list(st.centre),
             "centre_used": st.centre_used,
-            "discarded": [{"id": t, "back": tile_backs[t]} for t in st.discarded],
+            "discarded": [{"id": t, "back": list(tile_backs[t])} for t in st.discarded],
             "removed": len(st.removed), "flag_turned": st.flag_turned,
         },
         "reserve": dict(st.reserve),
@@ -254,7 +313,7 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
              "character": {"colour": st.colour_of(s), "name": data.colours[s].name,
                            "rgb": _rgb(data, st.colour_of(s))},
              "hand_size": len(st.hands[s]),
-             "hand": _hand(st, s) if s == seat else None,
+             "hand": _hand(st, s, elements) if s == seat else None,
              "tokens": list(st.tokens[s]), "tokens_used": list(st.used_tokens[s]),
              "projects": [b["card"] for b in st.built if b["seat"] == s],
              "scores": dict(st.scores[s])}
