@@ -11,6 +11,7 @@ lists of the data set.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,9 +82,9 @@ def region_map(data: DataSet, board: Mapping[str, str], tokens: Mapping[str, str
         items = [(data.cells[c].q, data.cells[c].r,
                   cell_glyph(data, c, board.get(c), tokens.get(c))) for c in reg.cells]
         lines = tuple(_lines(data.grid, items, HALF_STEP))
-        if len(derived.maps) >= derived.KEPT:
-            derived.maps.clear()
         derived.maps[key] = lines
+        if len(derived.maps) > derived.KEPT:
+            derived.maps.popitem(last=False)
     return list(lines)
 
 
@@ -133,18 +134,22 @@ _Found = tuple[bool, bool, tuple[tuple[str, str], ...] | None]
 class _Derived:
     """What the text view derives from one data set and keeps: each cell's region and bit,
     the copies of each card's pattern per region, and the statuses and maps lately
-    computed for a region's elements (a table's views follow each other with one region
-    changed at most; bounded, cleared when full)."""
+    computed for a region's elements (a table's views follow each other with few cells
+    changed; bounded, the oldest dropped first: dropping them all at once took 2 ms)."""
 
-    KEPT = 8192
+    KEPT = 4096
 
     def __init__(self, data: DataSet) -> None:
         self.data = data
         self.bit: dict[str, tuple[str, int]] = {
             c: (r.id, 1 << i) for r in data.regions for i, c in enumerate(r.cells)}
         self.copies: dict[tuple[str, bool, str], _Copies] = {}
-        self.closest: dict[tuple[str, bool, str, RegionBoard], _Found] = {}
-        self.maps: dict[tuple[str, RegionBoard, tuple[str, ...]], tuple[str, ...]] = {}
+        self.closest: OrderedDict[tuple[str, bool, str, RegionBoard], _Found] = OrderedDict()
+        # (card, mirror, region) -> the elements last asked about, the copies they rule
+        # out and the copies holding one of them (bits over the copies).
+        self.last: dict[tuple[str, bool, str], tuple[RegionBoard, int, int]] = {}
+        self.maps: OrderedDict[tuple[str, RegionBoard, tuple[str, ...]], tuple[str, ...]] = \
+            OrderedDict()
 
 
 # Axial coordinates as one int, q * _ROW + r: boards span far less than _ROW / 2 cells.
@@ -216,7 +221,7 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
                 places.append((i, colour))
             else:
                 n = 1 << len(copies)
-                copies.append(tuple((names[i], colour) for i, colour in places))
+                copies.append(tuple([(names[i], colour) for i, colour in places]))
                 mask = 0
                 for i, colour in places:
                     mask |= 1 << i
@@ -249,15 +254,29 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
         return found
     index = _copies(data, card, mirror, region)
     wrong, cover, want = index.wrong, index.cover, index.want
+    # The copies an element rules out, and those holding one, are those of the last
+    # elements asked about plus those of the cells filled since (a board only grows);
+    # from scratch when the elements are not a superset (another table's).
     dead = occupied = touched = 0
+    before: dict[str, int] = {}
+    last = derived.last.get((card, mirror, region))
+    if last is not None:
+        held = dict(elements)
+        if all(not cells & ~held.get(colour, 0) for colour, cells in last[0]):
+            before = dict(last[0])
+            dead, touched = last[1], last[2]
     for colour, cells in elements:
         occupied |= cells
-        for i, on in enumerate(bin(cells)[:1:-1]):
-            if on == "1":
-                covering = cover[i]
-                touched |= covering
-                out = wrong[i].get(colour)
-                dead |= covering & ~want[i].get(colour, 0) if out is None else out
+        added = cells & ~before.get(colour, 0)
+        while added:
+            low = added & -added
+            added ^= low
+            i = low.bit_length() - 1
+            covering = cover[i]
+            touched |= covering
+            out = wrong[i].get(colour)
+            dead |= covering & ~want[i].get(colour, 0) if out is None else out
+    derived.last[(card, mirror, region)] = (elements, dead, touched)
     alive = index.every & ~dead
     fits = complete = False
     best = -1
@@ -269,7 +288,11 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
         near = alive & touched
         if near:
             masks = index.masks
-            counted = [n for n, on in enumerate(bin(near)[:1:-1]) if on == "1"]
+            counted = []
+            while near:
+                low = near & -near
+                near ^= low
+                counted.append(low.bit_length() - 1)
             needs = [(masks[n] & free).bit_count() for n in counted]
             complete = 0 in needs
             fewest = min((need for need in needs if need), default=0)
@@ -287,9 +310,9 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
             # fewest outer cells.
             best = next(n for n in index.by_outer if far >> n & 1)
     found = (fits, complete, index.cells[best] if best >= 0 else None)
-    if len(derived.closest) >= derived.KEPT:
-        derived.closest.clear()
     derived.closest[key] = found
+    if len(derived.closest) > derived.KEPT:
+        derived.closest.popitem(last=False)
     return found
 
 
