@@ -129,18 +129,42 @@ class ServiceCore:
                            live.state if state is None else state)
         record.bot_turn = self._bot_turn(staged)
         rows = self._outbox_rows(staged, notes(staged)) if notes is not None else []
+        # The save claims the rows it writes for the delivery worker, when it may: one
+        # commit an action, not two.
+        claim_at = self.delivery.reserve(live.id) if rows else None
         try:
             # Shielded: once the transaction is sent it completes even if the caller is
             # cancelled, so the database never holds half of it.
-            await asyncio.shield(self.store.save(
+            claimed = await asyncio.shield(self.store.save(
                 record, expected_version=expected_version, seats=seats, timers=timers,
                 action=action, outbox=rows,
-                ratings=rated_game(live.record, record, staged.seats, action)))
-        except VersionConflict:
-            self._cache.drop(live.id)
+                ratings=rated_game(live.record, record, staged.seats, action),
+                claim_at=claim_at))
+        except BaseException as exc:
+            if claim_at is not None:
+                self.delivery.release(live.id)
+            await self._unsaved(live, record, exc)  # raises, unless the write landed
+            claimed, claim_at = [], None
+        live.record, live.seats, live.timers, live.state = (
+            staged.record, staged.seats, staged.timers, staged.state)
+        if any(row.payload.get("fill") for row in rows):
+            self._recent.remember(live.id, record.version, record.snapshot)
+        if rows:
+            # An inline transport sends now, under this lock: what it gave up on for good
+            # is handled here, not through a path that would take the lock again.
+            for failed, _ in await self.delivery.after_commit(
+                    live.id, claimed if claim_at is not None else None):
+                if failed.seat is not None and failed.user_id is not None:
+                    await self._set_reachable(live, failed.user_id, False)
+
+    async def _unsaved(self, live: LiveTable, record: TableRecord,
+                       exc: BaseException) -> None:
+        """A save that raised ``exc``: raises the refusal the player reads, or the fault
+        as it was; returns when the write landed all the same."""
+        self._cache.drop(live.id)
+        if isinstance(exc, VersionConflict):
             raise Refused("busy", "The table changed meanwhile; please try again.") from None
-        except StorageError as exc:
-            self._cache.drop(live.id)
+        if isinstance(exc, StorageError):
             landed = await self._landed(record, exc)
             if landed is None:
                 log.error("table %d: could not save (%s); whether it did is unknown",
@@ -157,19 +181,8 @@ class ServiceCore:
             log.warning("table %d: the connection broke at the commit, which landed (%s)",
                         live.id, exc)
             record.rev += 1  # as the store does after a write
-        except BaseException:
-            self._cache.drop(live.id)
-            raise
-        live.record, live.seats, live.timers, live.state = (
-            staged.record, staged.seats, staged.timers, staged.state)
-        if any(row.payload.get("fill") for row in rows):
-            self._recent.remember(live.id, record.version, record.snapshot)
-        if rows:
-            # An inline transport sends now, under this lock: what it gave up on for good
-            # is handled here, not through a path that would take the lock again.
-            for failed, _ in await self.delivery.after_commit(live.id):
-                if failed.seat is not None and failed.user_id is not None:
-                    await self._set_reachable(live, failed.user_id, False)
+            return
+        raise exc
 
     async def _landed(self, record: TableRecord, fault: StorageError) -> bool | None:
         """Did a write that failed land all the same? A connection lost during the

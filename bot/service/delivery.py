@@ -9,6 +9,11 @@ the end of its round), retried later (429, 5xx, network errors, with backoff), o
 failed for good. Rows left ``sending`` by a crash are claimed again as *in doubt*: the
 transport checks whether they went out before sending them a second time.
 
+The common case takes one commit, not two: when no task of the table is sending, the
+save that owes the rows claims them in its own transaction (``reserve``, then
+``after_commit`` with the rows claimed; ``Store.save(claim_at=)``), and the task hands
+them to the transport without reading them back.
+
 ``sweep`` (a periodic job, and the boot) kicks every table with rows due, so retries and
 the rows of a crashed process are sent without anyone having to act.
 """
@@ -74,6 +79,9 @@ class DeliveryWorker:
         # fake clock instead.
         self.timers = False
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        # Tables whose save is claiming their outbox (``reserve``): a kick meanwhile
+        # waits for it, so that no claim of the worker's takes the save's rows as in doubt.
+        self._reserved: set[int] = set()
         self._again: set[int] = set()
         self._handles: dict[int, asyncio.TimerHandle] = {}
         # The parts sent so far of the messages being delivered, by outbox row (see
@@ -86,10 +94,38 @@ class DeliveryWorker:
 
     # ---------------------------------------------------------------- entry points
 
-    async def after_commit(self, table_id: int) -> list[Failure]:
+    def reserve(self, table_id: int) -> float | None:
+        """The time to claim at, when the save about to commit the table's notifications
+        may claim its outbox itself (``Store.save(claim_at=)``): this process sends the
+        table's outbox, by a task (an inline transport claims as before), and none is
+        sending it now. Until ``after_commit`` or ``release``, a kick of the table waits
+        for the save's rows. None: the save claims nothing, and the task claims."""
+        if (table_id in self._tasks or table_id in self._reserved
+                or not self.owns(table_id) or getattr(self.notifier, "inline", False)):
+            return None
+        self._reserved.add(table_id)
+        return self.clock.now()
+
+    def release(self, table_id: int) -> None:
+        """The reserving save failed (or its answer was lost): what it may have claimed
+        is claimed again by a task, as in doubt."""
+        if table_id in self._reserved:
+            self._reserved.discard(table_id)
+            self.kick(table_id)
+
+    async def after_commit(self, table_id: int,
+                           claimed: list[OutboxRow] | None = None) -> list[Failure]:
         """Called once a change that owes notifications is committed, under the table's
-        lock. An inline transport sends at once, and what failed for good is returned
-        for the caller to handle under the lock it holds; otherwise a task sends later."""
+        lock, with the rows its save claimed when it ``reserve``d. An inline transport
+        sends at once, and what failed for good is returned for the caller to handle
+        under the lock it holds; otherwise a task sends later."""
+        if table_id in self._reserved:
+            self._reserved.discard(table_id)
+            if claimed is None:
+                claimed = []  # a save that said nothing claimed nothing
+            if claimed or table_id in self._again:
+                self._start(table_id, claimed)
+            return []
         if not self.owns(table_id):
             return []
         if getattr(self.notifier, "inline", False):
@@ -101,11 +137,14 @@ class DeliveryWorker:
         """Make sure the table's due rows get sent soon (one task per table)."""
         if not self.owns(table_id):
             return
-        if table_id in self._tasks:
+        if table_id in self._tasks or table_id in self._reserved:
             self._again.add(table_id)  # the running task looks again before it ends
             return
+        self._start(table_id, None)
+
+    def _start(self, table_id: int, claimed: list[OutboxRow] | None) -> None:
         task = asyncio.get_running_loop().create_task(
-            self._run_task(table_id), name=f"urbanist-deliver-{table_id}")
+            self._run_task(table_id, claimed), name=f"urbanist-deliver-{table_id}")
         self._tasks[table_id] = task
 
     async def sweep(self) -> int:
@@ -148,11 +187,13 @@ class DeliveryWorker:
 
     # ---------------------------------------------------------------- the work
 
-    async def _run_task(self, table_id: int) -> None:
+    async def _run_task(self, table_id: int, claimed: list[OutboxRow] | None) -> None:
         try:
             while True:
-                self._again.discard(table_id)
-                await self._report(await self.run_table(table_id))
+                if claimed is None:
+                    self._again.discard(table_id)
+                await self._report(await self.run_table(table_id, claimed))
+                claimed = None  # a kick during the save's claim is looked at now
                 if table_id not in self._again:
                     break
         except Exception:
@@ -166,13 +207,15 @@ class DeliveryWorker:
             if self.on_failed is not None:
                 await self.on_failed(note, error)
 
-    async def run_table(self, table_id: int) -> list[Failure]:
-        """Send the table's due rows; returns the notifications that failed for good."""
+    async def run_table(self, table_id: int,
+                        claimed: list[OutboxRow] | None = None) -> list[Failure]:
+        """Send the table's due rows (``claimed``: as a save claimed them); returns the
+        notifications that failed for good."""
         failures: list[Failure] = []
         # One pass: rows committed meanwhile come with their own kick (``_again``), or,
         # with an inline transport, with their own commit's call under the lock.
-        now = self.clock.now()
-        rows = await self.store.claim_outbox(table_id, now)
+        rows = (claimed if claimed is not None
+                else await self.store.claim_outbox(table_id, self.clock.now()))
         if not rows:
             return failures
         notes = [

@@ -229,7 +229,9 @@ class SqliteStore:
         return await self._group.write(claim_outbox, table_id, now)
 
     async def mark_outbox(self, results: Sequence[OutboxResult], now: float) -> None:
-        await self._group.write(mark_outbox, list(results), now)
+        # Unsynced: a mark lost to a power cut leaves its row in doubt, never a message
+        # lost (see ``GroupCommit``).
+        await self._group.write(mark_outbox, list(results), now, synced=False)
 
     async def load_outbox(self, table_id: int | None = None,
                           states: Sequence[str] | None = None) -> list[OutboxRow]:

@@ -36,21 +36,32 @@ T = TypeVar("T")
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
-def write_many(conn: sqlite3.Connection, calls: list[Call]) -> list[Any]:
+def write_many(conn: sqlite3.Connection, calls: list[Call], synced: bool = True) -> list[Any]:
     """Every write in ONE transaction, each in a savepoint of its own: a write refused (a
     stale copy, a rider's duplicate key) is rolled back alone and its exception returned
     in its place; the others commit together, with one sync of the journal. A storage
-    fault (a full disk) fails the whole transaction: it is raised, and nothing is written."""
+    fault (a full disk) fails the whole transaction: it is raised, and nothing is written.
+
+    ``synced=False`` (only writes whose loss costs nothing owed: see ``GroupCommit``):
+    committed without its own sync of the journal (WAL with synchronous=NORMAL). It
+    survives a crash of the process at once, and the loss of power from the next synced
+    commit on, which syncs the journal it follows in."""
     outcomes: list[Any] = []
-    with Transaction(conn):
-        for fn, args in calls:
-            conn.execute("SAVEPOINT one_write")
-            try:
-                outcomes.append(fn(conn, *args))
-            except (VersionConflict, sqlite3.IntegrityError) as exc:
-                conn.execute("ROLLBACK TO one_write")
-                outcomes.append(exc)
-            conn.execute("RELEASE one_write")
+    if not synced:
+        conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        with Transaction(conn):
+            for fn, args in calls:
+                conn.execute("SAVEPOINT one_write")
+                try:
+                    outcomes.append(fn(conn, *args))
+                except (VersionConflict, sqlite3.IntegrityError) as exc:
+                    conn.execute("ROLLBACK TO one_write")
+                    outcomes.append(exc)
+                conn.execute("RELEASE one_write")
+    finally:
+        if not synced:
+            conn.execute("PRAGMA synchronous=FULL")
     return outcomes
 
 
@@ -60,18 +71,26 @@ class GroupCommit:
     serves them all (their saves, their outboxes claimed and marked), and the throughput
     passes that of one commit per write. An idle store commits a lone write at once:
     nothing waits for company. A write is acknowledged only once the transaction that
-    holds it has committed."""
+    holds it has committed.
+
+    A write given ``synced=False`` is one whose loss to a power cut costs nothing owed:
+    the outbox rows marked after their sending (lost, a row is left ``sending``, in
+    doubt, and the transport looks for it before sending it again). A transaction of
+    such writes alone skips its sync; one holding any other write syncs as always."""
 
     def __init__(self, run: Callable[..., Awaitable[Any]], *, limit: int = 256) -> None:
         self.run = run  # SqliteStore._run: a function on the connection's thread
         self.limit = limit
         self._waiting: list[tuple[Call, asyncio.Future[Any]]] = []
+        self._unsynced: set[asyncio.Future[Any]] = set()
         self._task: asyncio.Task[None] | None = None
 
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+    async def write(self, fn: Callable[..., T], *args: Any, synced: bool = True) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._waiting.append(((fn, args), future))
+        if not synced:
+            self._unsynced.add(future)
         if self._task is None:
             self._task = loop.create_task(self._commit_all(), name="urbanist-group-commit")
         return await future
@@ -81,8 +100,11 @@ class GroupCommit:
             while self._waiting:
                 batch, self._waiting = (self._waiting[:self.limit],
                                         self._waiting[self.limit:])
+                synced = any(f not in self._unsynced for _, f in batch)
+                self._unsynced.difference_update(f for _, f in batch)
                 try:
-                    outcomes: list[Any] = await self.run(write_many, [c for c, _ in batch])
+                    outcomes: list[Any] = await self.run(write_many, [c for c, _ in batch],
+                                                         synced)
                 except BaseException as exc:  # a storage fault: none of them landed
                     for _, future in batch:
                         if not future.done():

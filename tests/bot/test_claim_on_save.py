@@ -71,7 +71,7 @@ async def test_a_claiming_save_takes_rows_left_in_doubt(store: Store) -> None:
     record = await _saved(store, table_id)
     claimed = await store.save(record, outbox=[_note(table_id, 2, due=5.0)], claim_at=5.0)
     # The row left ``sending`` comes back as such (in doubt), the new one as pending.
-    assert [(r.id, r.state, r.attempts) for r in claimed][0] == (row.id, "sending", 1)
+    assert (claimed[0].id, claimed[0].state, claimed[0].attempts) == (row.id, "sending", 1)
     assert [(r.version, r.state) for r in claimed] == [(1, "sending"), (2, "pending")]
 
 

@@ -78,7 +78,7 @@ async def test_a_stale_save_is_refused_alone(db_path: Path, clock: FakeClock,
         new_a = dataclasses.replace(a, locale="fr")
         results = await asyncio.gather(store.save(new_a), store.save(old_b),
                                        return_exceptions=True)
-        assert results[0] is None and isinstance(results[1], VersionConflict)
+        assert results[0] == [] and isinstance(results[1], VersionConflict)
         assert batches[-1] == 2 or batches[-2:] == [1, 1]
         assert (await store.load_table(a.id)).locale == "fr"  # type: ignore[union-attr]
         assert (await store.load_table(b.id)).locale == "en"  # type: ignore[union-attr]
@@ -163,7 +163,7 @@ async def test_postgres_groups_concurrent_saves_and_refuses_a_stale_one_alone(
             store.save(dataclasses.replace(a, locale="fr")),
             store.save(dataclasses.replace(b, rev=b.rev - 1, locale="fr")),
             return_exceptions=True)
-        assert results[0] is None and isinstance(results[1], VersionConflict)
+        assert results[0] == [] and isinstance(results[1], VersionConflict)
         assert (await store.load_table(a.id)).locale == "fr"  # type: ignore[union-attr]
         assert (await store.load_table(b.id)).locale == "en"  # type: ignore[union-attr]
         for table in tables:
