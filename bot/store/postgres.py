@@ -3,9 +3,11 @@ for several bot processes over one database.
 
 Concurrency is the database's: every table write is ``UPDATE ... WHERE id = $ AND rev =
 $`` (a concurrent writer of the same row waits for the first to commit, then finds the
-rev moved and writes nothing: VersionConflict); a table is read in one REPEATABLE READ
-transaction; outbox rows are claimed with ``FOR UPDATE SKIP LOCKED``; the action log is
-append-only by trigger, and a trigger refuses any UPDATE that would take a table back.
+rev moved and writes nothing: VersionConflict), and a save is that one statement with
+the rest hanging on it (``bot.store.pg_save``); a table with its seats and timers is
+read in one statement, so from one snapshot; outbox rows are claimed with ``FOR UPDATE
+SKIP LOCKED``; the action log is append-only by trigger, and a trigger refuses any
+UPDATE that would take a table back.
 ``synchronous_commit`` is the server's (on by default): a commit is durable when the
 server says so; the tests turn fsync off on their own throwaway server only.
 """
