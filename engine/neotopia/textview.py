@@ -146,8 +146,8 @@ class _Derived:
         self.copies: dict[tuple[str, bool, str], _Copies] = {}
         self.closest: OrderedDict[tuple[str, bool, str, RegionBoard], _Found] = OrderedDict()
         # (card, mirror, region) -> the elements last asked about, the copies they rule
-        # out and the copies holding one of them (bits over the copies).
-        self.last: dict[tuple[str, bool, str], tuple[RegionBoard, int, int]] = {}
+        # out and the copies holding one of them (bits over the copies), what was found.
+        self.last: dict[tuple[str, bool, str], tuple[RegionBoard, int, int, _Found]] = {}
         self.maps: OrderedDict[tuple[str, RegionBoard, tuple[str, ...]], tuple[str, ...]] = \
             OrderedDict()
 
@@ -256,8 +256,9 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
     wrong, cover, want = index.wrong, index.cover, index.want
     # The copies an element rules out, and those holding one, are those of the last
     # elements asked about plus those of the cells filled since (a board only grows);
-    # from scratch when the elements are not a superset (another table's).
-    dead = occupied = touched = 0
+    # from scratch when the elements are not a superset (another table's). When no copy
+    # still fitting then covers a cell filled since, nothing it finds can change.
+    dead = occupied = touched = reached = 0
     before: dict[str, int] = {}
     last = derived.last.get((card, mirror, region))
     if last is not None:
@@ -265,6 +266,8 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
         if all(not cells & ~held.get(colour, 0) for colour, cells in last[0]):
             before = dict(last[0])
             dead, touched = last[1], last[2]
+        else:
+            last = None
     for colour, cells in elements:
         occupied |= cells
         added = cells & ~before.get(colour, 0)
@@ -273,10 +276,13 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
             added ^= low
             i = low.bit_length() - 1
             covering = cover[i]
-            touched |= covering
+            reached |= covering
             out = wrong[i].get(colour)
             dead |= covering & ~want[i].get(colour, 0) if out is None else out
-    derived.last[(card, mirror, region)] = (elements, dead, touched)
+    if last is not None and not reached & ~last[1]:
+        derived.last[(card, mirror, region)] = (elements, *last[1:])
+        return _keep(derived, key, last[3])
+    touched |= reached
     alive = index.every & ~dead
     fits = complete = False
     best = -1
@@ -310,6 +316,12 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
             # fewest outer cells.
             best = next(n for n in index.by_outer if far >> n & 1)
     found = (fits, complete, index.cells[best] if best >= 0 else None)
+    derived.last[(card, mirror, region)] = (elements, dead, touched, found)
+    return _keep(derived, key, found)
+
+
+def _keep(derived: _Derived, key: tuple[str, bool, str, RegionBoard], found: _Found
+          ) -> _Found:
     derived.closest[key] = found
     if len(derived.closest) > derived.KEPT:
         derived.closest.popitem(last=False)

@@ -168,6 +168,7 @@ class _Static:
                 "bonus": cell.kind == "bonus", "outer": cell.kind == "outer",
                 "element": None, "element_rgb": None, "bonus_token": None})
             for cell in data.cells.values()]
+        self.position = {cell_id: n for n, (cell_id, _) in enumerate(self.cells)}
         self.cards: dict[str, dict[str, Any]] = {}
         self.tile_backs = {t.id: list(t.back) for t in data.tiles}
 
@@ -234,6 +235,9 @@ def _rgb(data: DataSet, colour: str | None) -> list[int] | None:
 
 def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
     data = st.data
+    static = _static(data)
+    board, tokens, rgb = st.board, st.cell_tokens, static.rgb
+    elements = textview.region_boards(data, board)
     regions = []
     for reg in data.regions:
         projects = [
@@ -244,24 +248,24 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
             "id": reg.id, "letter": reg.letter, "name_en": reg.name_en, "name_fr": reg.name_fr,
             "centre": reg.centre, "manufactures": list(reg.manufactures),
             "last_project": projects[-1] if projects else None, "projects": projects,
-            "elements": sum(1 for c in reg.cells if c in st.board),
+            # The region's cells on the board: one bit each, in one colour's mask.
+            "elements": sum(cells.bit_count() for _, cells in elements[reg.id]),
         })
-    static = _static(data)
-    board, tokens, rgb = st.board, st.cell_tokens, static.rgb
-    cells = []
-    for cell_id, free in static.cells:
-        cell = free.copy()
-        element = board.get(cell_id)
-        if element is not None:
+    # Every cell as on an empty board, then the elements and tokens put on theirs.
+    cells = [free.copy() for _, free in static.cells]
+    at = static.position
+    for cell_id, element in board.items():
+        n = at.get(cell_id)
+        if n is not None and element is not None:
+            cell = cells[n]
             cell["element"] = element
             colour = rgb.get(element)
             cell["element_rgb"] = _rgb(data, element) if colour is None else colour[:]
-        token = tokens.get(cell_id)
-        if token is not None:
-            cell["bonus_token"] = token
-        cells.append(cell)
+    for cell_id, token in tokens.items():
+        n = at.get(cell_id)
+        if n is not None and token is not None:
+            cells[n]["bonus_token"] = token
     tile_backs = static.tile_backs
-    elements = textview.region_boards(data, board)
     out: dict[str, Any] = {
         "game": "neotopia",
         "seats": st.seats,
@@ -303,7 +307,7 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
                         for r in data.regions],
         "tracks": [
             {"region": r.id, "length": data.track_length, "thresholds": list(data.thresholds),
-             "scores": [_marker(st, s, r.id) for s in range(st.seats)]}
+             "scores": [_marker(data, st.scores[s][r.id], s) for s in range(st.seats)]}
             for r in data.regions
         ],
         "offer": [card_json(data, c) for c in st.offer],
@@ -342,9 +346,8 @@ def view(st: NeotopiaState, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _marker(st: NeotopiaState, seat: int, region: str) -> dict[str, Any]:
-    score = st.scores[seat][region]
-    length = st.data.track_length
+def _marker(data: DataSet, score: int, seat: int) -> dict[str, Any]:
+    length = data.track_length
     laps = (score - 1) // length if score > 0 else 0
-    return {"seat": seat, "colour": st.colour_of(seat), "score": score, "laps": laps,
+    return {"seat": seat, "colour": data.colour_ids[seat], "score": score, "laps": laps,
             "space": score - length * laps}
