@@ -164,9 +164,9 @@ def place_cells(st: NeotopiaState) -> list[str]:
 
 
 def draws(st: NeotopiaState) -> list[Action]:
-    out: list[Action] = [Draw(c) for c in st.offer]
+    out: list[Action] = [_draw(c) for c in st.offer]
     if st.deck:
-        out.append(Draw(None))
+        out.append(_draw(None))
     return out
 
 
@@ -238,7 +238,8 @@ def usable_bonuses(st: NeotopiaState, seat: int, reach: Reach | None = None) -> 
 
 
 # Actions are immutable values: the menus hand out the same few objects (a source and a
-# colour) rather than build equal ones for every menu.
+# colour, a cell, a card) rather than build equal ones for every menu (a frozen
+# dataclass costs a microsecond to build; a place menu lists some twenty cells).
 _TAKES: dict[tuple[str, str], Take] = {}
 
 
@@ -249,12 +250,30 @@ def _take(source: str, colour: str) -> Take:
     return take
 
 
+_PLACES: dict[str, Place] = {}
+_DRAWS: dict[str | None, Draw] = {}
+
+
+def _place(cell: str) -> Place:
+    place = _PLACES.get(cell)
+    if place is None:
+        place = _PLACES[cell] = Place(cell)
+    return place
+
+
+def _draw(card: str | None) -> Draw:
+    draw = _DRAWS.get(card)
+    if draw is None:
+        draw = _DRAWS[card] = Draw(card)
+    return draw
+
+
 def legal_actions(st: NeotopiaState, seat: int) -> list[Action]:
     if st.phase == "over" or seat != st.current:
         return []
     stage = st.stage
     if stage == "start":
-        return [Place(c) for c in start_cells(st, seat)]
+        return [_place(c) for c in start_cells(st, seat)]
     if stage == "turn":
         reach = Reach.of(st)
         out: list[Action] = normal_actions(st, reach) if st.actions_left > 0 else []
@@ -263,7 +282,7 @@ def legal_actions(st: NeotopiaState, seat: int) -> list[Action]:
             out.append(EndTurn())
         return out
     if stage == "place":
-        return [*(Place(c) for c in place_cells(st)), Back()]
+        return [*map(_place, place_cells(st)), Back()]
     if stage == "build":
         return [*(Build(c) for c in st.build_options), Build(None)]
     if stage == "subsidy":
