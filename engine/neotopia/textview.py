@@ -119,7 +119,6 @@ class _Copies:
     # want another colour on it (a copy that meets one of them no longer fits).
     wrong: tuple[dict[str, int], ...]
     cover: tuple[int, ...]  # per cell: the copies that cover it
-    want: tuple[dict[str, int], ...]  # per cell: colour -> the copies wanting it there
     every: int  # all the copies
     by_outer: tuple[int, ...]  # the copies by how many outer cells they have, then order
 
@@ -144,6 +143,9 @@ class _Derived:
         self.bit: dict[str, tuple[str, int]] = {
             c: (r.id, 1 << i) for r in data.regions for i, c in enumerate(r.cells)}
         self.copies: dict[tuple[str, bool, str], _Copies] = {}
+        # One (cell, colour) pair shared by every copy holding it: a data set has a few
+        # hundred, its copies a hundred thousand.
+        self.pairs: dict[tuple[str, str], tuple[str, str]] = {}
         self.closest: OrderedDict[tuple[str, bool, str, RegionBoard], _Found] = OrderedDict()
         # (card, mirror, region) -> the elements last asked about, the copies they rule
         # out and the copies holding one of them (bits over the copies), what was found.
@@ -207,6 +209,7 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
     masks: list[int] = []
     cover = [0] * len(names)
     want: list[dict[str, int]] = [{} for _ in names]
+    pairs = derived.pairs
     # Distinct orientations never give the same copy twice: a copy's cells, moved to the
     # origin, are its orientation (``orientations`` keeps one of each), and one
     # orientation at two anchors covers two different sets of cells.
@@ -221,7 +224,8 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
                 places.append((i, colour))
             else:
                 n = 1 << len(copies)
-                copies.append(tuple([(names[i], colour) for i, colour in places]))
+                copies.append(tuple([pairs.setdefault((names[i], colour), (names[i], colour))
+                                     for i, colour in places]))
                 mask = 0
                 for i, colour in places:
                     mask |= 1 << i
@@ -235,7 +239,7 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
         cells=tuple(copies), masks=tuple(masks), outer=tuple(m & outer for m in masks),
         wrong=tuple({colour: cover[i] & ~want[i].get(colour, 0) for colour in colours}
                     for i in range(len(reg.cells))),
-        cover=tuple(cover), want=tuple(want), every=(1 << len(copies)) - 1,
+        cover=tuple(cover), every=(1 << len(copies)) - 1,
         by_outer=tuple(sorted(range(len(copies)),
                               key=lambda n: ((masks[n] & outer).bit_count(), n))))
 
@@ -253,7 +257,7 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
     if found is not None:
         return found
     index = _copies(data, card, mirror, region)
-    wrong, cover, want = index.wrong, index.cover, index.want
+    wrong, cover = index.wrong, index.cover
     # The copies an element rules out, and those holding one, are those of the last
     # elements asked about plus those of the cells filled since (a board only grows);
     # from scratch when the elements are not a superset (another table's). When no copy
@@ -277,8 +281,8 @@ def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: Regi
             i = low.bit_length() - 1
             covering = cover[i]
             reached |= covering
-            out = wrong[i].get(colour)
-            dead |= covering & ~want[i].get(colour, 0) if out is None else out
+            # A colour no copy wants (none of the data set's) rules out every copy here.
+            dead |= wrong[i].get(colour, covering)
     if last is not None and not reached & ~last[1]:
         derived.last[(card, mirror, region)] = (elements, *last[1:])
         return _keep(derived, key, last[3])
