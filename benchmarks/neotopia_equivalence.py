@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = "e20cd84"
@@ -123,7 +124,7 @@ for n in range(games):
 """
 
 
-def run(root: Path, games: int) -> list[dict[str, object]]:
+def run(root: Path, games: int) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([sys.executable, "-c", PLAY, str(games)], cwd=root, env=env,
                          check=True, capture_output=True, text=True)
@@ -142,13 +143,12 @@ def main() -> None:
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         old = run(Path(tmp), args.games)
     now = run(ROOT, args.games)
-    steps = sum(len(g["steps"]) for g in now)  # type: ignore[arg-type]
     print(f"neotopia.games_compared {len(now)} games")
-    print(f"neotopia.steps_compared {steps} steps")
+    print(f"neotopia.steps_compared {sum(len(g['steps']) for g in now)} steps")
     for before, after in zip(old, now, strict=True):
         if before != after:
-            first = next((i for i, (a, b) in enumerate(zip(  # type: ignore[call-overload]
-                before["steps"], after["steps"])) if a != b), None)
+            steps = zip(before["steps"], after["steps"], strict=False)
+            first = next((i for i, (a, b) in enumerate(steps) if a != b), None)
             print(f"neotopia.same_as_old_{args.old} NO (game {before['game']}, "
                   f"{before['seats']} seats, {before['options']}, step {first})")
             sys.exit(1)
