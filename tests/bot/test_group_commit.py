@@ -28,9 +28,9 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     real = sqlite_save.write_many
 
-    def counted(conn: sqlite3.Connection, calls: list[Call]) -> list[Any]:
+    def counted(conn: sqlite3.Connection, calls: list[Call], synced: bool = True) -> list[Any]:
         sizes.append(sum(fn is sqlite_save.write_save for fn, _ in calls))
-        return real(conn, calls)
+        return real(conn, calls, synced)
 
     monkeypatch.setattr(sqlite_save, "write_many", counted)
     return sizes
