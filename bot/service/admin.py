@@ -38,7 +38,9 @@ class AdminVerbs(TurnVerbs):
         self.leases = TableLeases(owner) if ttl is None else TableLeases(owner, ttl=ttl)
         self.deadlines.owns = self.leases.owns
         self.delivery.owns = self.leases.owns
-        self._cache.size = 0  # another process may write any table: always read it anew
+        # Another process may write any table: a cached copy is checked against the
+        # table's rev before it serves.
+        self._cache.checked = True
 
     async def refresh_leases(self) -> None:
         """Renew this process's leases, take its share of the free and expired ones, and

@@ -99,7 +99,7 @@ class ServiceCore:
         return live
 
     async def _load_or_none(self, table_id: int) -> LiveTable | None:
-        live = self._cache.get(table_id)
+        live = await self._cached(table_id, self._cache.get(table_id))
         if live is not None:
             return live
         bundle = await self.store.load_bundle(table_id)
@@ -113,6 +113,15 @@ class ServiceCore:
         live = LiveTable(record, seats, timers, game, state)
         self._cache.put(live)
         return live
+
+    async def _cached(self, table_id: int, live: LiveTable | None) -> LiveTable | None:
+        """``live`` when it is still the table (see ``TableCache.checked``), else None."""
+        if live is None or not self._cache.checked:
+            return live
+        if await self.store.table_rev(table_id) == live.record.rev:
+            return live
+        self._cache.drop(table_id)
+        return None
 
     async def _write(self, live: LiveTable, record: TableRecord, *,
                      seats: list[SeatRecord] | None = None,
@@ -218,7 +227,7 @@ class ServiceCore:
     async def _table_facts(self, table_id: int) -> dict[str, Any] | None:
         """The table's names, status and host as they are now (the cached table, else
         the database), for the messages that go out (``fill.TABLE``)."""
-        live = self._cache.peek(table_id)
+        live = await self._cached(table_id, self._cache.peek(table_id))
         if live is not None:
             return compose.table_facts(live)
         record = await self.store.load_table(table_id)

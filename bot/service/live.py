@@ -65,10 +65,15 @@ class LiveTable:
 
 class TableCache:
     """A small LRU of live tables, so a busy table is not re-parsed at every click.
-    Only touched under the table's lock; an entry is dropped whenever a write fails."""
+    Only touched under the table's lock; an entry is dropped whenever a write fails.
+
+    ``checked``: other processes write the same tables (``TableService.share``), so a
+    cached copy serves only once the table's ``rev`` in the database is found to be the
+    copy's (one small read instead of the table's rows and its state parsed anew)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.checked = False
         self._items: OrderedDict[int, LiveTable] = OrderedDict()
 
     def get(self, table_id: int) -> LiveTable | None:

@@ -43,6 +43,11 @@ class Store(Protocol):
 
     async def load_table(self, table_id: int) -> TableRecord | None: ...
 
+    async def table_rev(self, table_id: int) -> int | None:
+        """The table's ``rev`` (bumped by every write of its row, seats or timers), None
+        when there is no such table: a cached copy read at that rev is still the table."""
+        ...
+
     async def load_bundle(
         self, table_id: int
     ) -> tuple[TableRecord, list[SeatRecord], list[TimerRecord]] | None:

@@ -203,6 +203,13 @@ class PostgresStore:
             row = await conn.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
         return None if row is None else _table_from_row(row)
 
+    async def table_rev(self, table_id: int) -> int | None:
+        if not _in_range(table_id):
+            return None
+        async with self._connection() as conn:
+            rev = await conn.fetchval("SELECT rev FROM tables WHERE id = $1", table_id)
+        return None if rev is None else int(rev)
+
     async def load_seats(self, table_id: int) -> list[SeatRecord]:
         if not _in_range(table_id):
             return []

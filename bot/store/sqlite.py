@@ -184,6 +184,12 @@ class SqliteStore:
     async def load_seats(self, table_id: int) -> list[SeatRecord]:
         return await self._run(_load_seats, table_id)
 
+    async def table_rev(self, table_id: int) -> int | None:
+        if not 0 < table_id < MAX_ID:
+            return None
+        rows = await self._run(_fetchall, "SELECT rev FROM tables WHERE id = ?", (table_id,))
+        return int(rows[0][0]) if rows else None
+
     async def load_timers(self, table_id: int) -> list[TimerRecord]:
         return await self._run(_load_timers, table_id)
 
