@@ -149,9 +149,9 @@ async def main() -> None:
     # Count what the group commit put in each transaction (absent in an older checkout).
     real = getattr(sqlite_save, "write_many", None)
     if real is not None:
-        def counted(conn, calls):  # type: ignore[no-untyped-def]
+        def counted(conn, calls, *rest):  # type: ignore[no-untyped-def]
             sizes.append(len(calls))
-            return real(conn, calls)
+            return real(conn, calls, *rest)
 
         sqlite_save.write_many = counted
     together = getattr(getattr(pg_group, "PgGroupCommit", None), "_together", None)

@@ -137,7 +137,8 @@ class ServiceCore:
                            live.timers if timers is None else sorted(timers), live.game,
                            live.state if state is None else state)
         record.bot_turn = self._bot_turn(staged)
-        rows = self._outbox_rows(staged, notes(staged)) if notes is not None else []
+        owed = present(notes(staged)) if notes is not None else []
+        rows = self._outbox_rows(staged, owed)
         # The save claims the rows it writes for the delivery worker, when it may: one
         # commit an action, not two.
         claim_at = self.delivery.reserve(live.id) if rows else None
@@ -162,7 +163,7 @@ class ServiceCore:
             # An inline transport sends now, under this lock: what it gave up on for good
             # is handled here, not through a path that would take the lock again.
             for failed, _ in await self.delivery.after_commit(
-                    live.id, claimed if claim_at is not None else None):
+                    live.id, claimed if claim_at is not None else None, owed):
                 if failed.seat is not None and failed.user_id is not None:
                     await self._set_reachable(live, failed.user_id, False)
 
@@ -243,10 +244,10 @@ class ServiceCore:
         await self._write(live, dataclasses.replace(live.record), seats=seats, timers=timers,
                           notes=notes)
 
-    def _outbox_rows(self, live: LiveTable, notes: Notes) -> list[OutboxRow]:
+    def _outbox_rows(self, live: LiveTable, notes: Sequence[Notification]) -> list[OutboxRow]:
         now = self.clock.now()
         return [OutboxRow(live.id, n.version, n.seat, n.to_json(), due_at=now, created_at=now)
-                for n in present(notes)]
+                for n in notes]
 
     @staticmethod
     def _bot_turn(live: LiveTable) -> bool:

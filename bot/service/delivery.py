@@ -21,7 +21,6 @@ the rows of a crashed process are sent without anyone having to act.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
@@ -59,6 +58,22 @@ class OutboxStore(Protocol):
 
     async def prune_outbox(self, before: float, *, failed_before: float | None = None
                            ) -> int: ...
+
+
+def _as_written(claimed: Sequence[OutboxRow],
+                owed: Sequence[Notification]) -> dict[int, Notification]:
+    """The claimed rows that a save wrote, by id, each with the notification it was
+    written from: a save's rows are the table's newest, in order, so they close the
+    claim. Rows that do not match (none, if the store said otherwise) are read back
+    from their stored form as any other."""
+    if not owed or len(claimed) < len(owed):
+        return {}
+    mine = claimed[len(claimed) - len(owed):]
+    if any(r.state != "pending" or r.attempts or r.sent or r.version != n.version
+           or r.seat != n.seat or r.payload.get("template") != n.template
+           for r, n in zip(mine, owed, strict=True)):
+        return {}
+    return {r.id: n for r, n in zip(mine, owed, strict=True)}
 
 
 def backoff(attempts: int) -> float:
@@ -113,18 +128,19 @@ class DeliveryWorker:
             self._reserved.discard(table_id)
             self.kick(table_id)
 
-    async def after_commit(self, table_id: int,
-                           claimed: list[OutboxRow] | None = None) -> list[Failure]:
+    async def after_commit(self, table_id: int, claimed: list[OutboxRow] | None = None,
+                           owed: Sequence[Notification] = ()) -> list[Failure]:
         """Called once a change that owes notifications is committed, under the table's
-        lock, with the rows its save claimed when it ``reserve``d. An inline transport
-        sends at once, and what failed for good is returned for the caller to handle
-        under the lock it holds; otherwise a task sends later."""
+        lock, with the rows its save claimed when it ``reserve``d, and the notifications
+        it wrote (``owed``, in their rows' order). An inline transport sends at once,
+        and what failed for good is returned for the caller to handle under the lock it
+        holds; otherwise a task sends later."""
         if table_id in self._reserved:
             self._reserved.discard(table_id)
             if claimed is None:
                 claimed = []  # a save that said nothing claimed nothing
             if claimed or table_id in self._again:
-                self._start(table_id, claimed)
+                self._start(table_id, claimed, _as_written(claimed, owed))
             return []
         if not self.owns(table_id):
             return []
@@ -142,9 +158,10 @@ class DeliveryWorker:
             return
         self._start(table_id, None)
 
-    def _start(self, table_id: int, claimed: list[OutboxRow] | None) -> None:
+    def _start(self, table_id: int, claimed: list[OutboxRow] | None,
+               written: Mapping[int, Notification] | None = None) -> None:
         task = asyncio.get_running_loop().create_task(
-            self._run_task(table_id, claimed), name=f"urbanist-deliver-{table_id}")
+            self._run_task(table_id, claimed, written), name=f"urbanist-deliver-{table_id}")
         self._tasks[table_id] = task
 
     async def sweep(self) -> int:
@@ -187,13 +204,14 @@ class DeliveryWorker:
 
     # ---------------------------------------------------------------- the work
 
-    async def _run_task(self, table_id: int, claimed: list[OutboxRow] | None) -> None:
+    async def _run_task(self, table_id: int, claimed: list[OutboxRow] | None,
+                        written: Mapping[int, Notification] | None = None) -> None:
         try:
             while True:
                 if claimed is None:
                     self._again.discard(table_id)
-                await self._report(await self.run_table(table_id, claimed))
-                claimed = None  # a kick during the save's claim is looked at now
+                await self._report(await self.run_table(table_id, claimed, written))
+                claimed = written = None  # a kick during the save's claim is looked at now
                 if table_id not in self._again:
                     break
         except Exception:
@@ -207,10 +225,11 @@ class DeliveryWorker:
             if self.on_failed is not None:
                 await self.on_failed(note, error)
 
-    async def run_table(self, table_id: int,
-                        claimed: list[OutboxRow] | None = None) -> list[Failure]:
-        """Send the table's due rows (``claimed``: as a save claimed them); returns the
-        notifications that failed for good."""
+    async def run_table(self, table_id: int, claimed: list[OutboxRow] | None = None,
+                        written: Mapping[int, Notification] | None = None) -> list[Failure]:
+        """Send the table's due rows (``claimed``: as a save claimed them, ``written``:
+        the notifications of the rows it wrote, by row id); returns the notifications
+        that failed for good."""
         failures: list[Failure] = []
         # One pass: rows committed meanwhile come with their own kick (``_again``), or,
         # with an inline transport, with their own commit's call under the lock.
@@ -218,9 +237,10 @@ class DeliveryWorker:
                 else await self.store.claim_outbox(table_id, self.clock.now()))
         if not rows:
             return failures
+        written = written or {}
         notes = [
-            dataclasses.replace(
-                Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id),
+            written[r.id].evolve(outbox_id=r.id) if r.id in written else
+            Notification.from_json(r.payload, outbox_id=r.id, table_id=r.table_id).evolve(
                 in_doubt=r.state == "sending", sent=r.sent)
             for r in rows
         ]

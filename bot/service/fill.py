@@ -19,7 +19,6 @@ parts are kept in a small LRU by (table, version, seat, parts).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -123,7 +122,7 @@ def filled(note: Notification, game: Game[Any], state: Any,
     context = {**note.context, **made_parts(game, state, note.seat, note.fill)}
     if TABLE in note.fill and facts is not None:
         with_facts(context, facts, note.seat)
-    return dataclasses.replace(note, context=context, fill=())
+    return note.evolve(context=context, fill=())
 
 
 class Filler:
@@ -155,11 +154,11 @@ class Filler:
                 if told is None:
                     raise LookupError(f"table {n.table_id} is not in the database")
                 with_facts(context, told, n.seat)
-                n = dataclasses.replace(n, game=told["game"], locale=told["locale"])
+                n = n.evolve(game=told["game"], locale=told["locale"])
             parts = tuple(p for p in n.fill if p != TABLE)
             if parts:
                 context.update(await self._made(n, parts, states))
-            out.append(dataclasses.replace(n, context=context, fill=()))
+            out.append(n.evolve(context=context, fill=()))
         return out
 
     async def _made(self, n: Notification, parts: tuple[str, ...],

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.service import compose
-from bot.service.compose import note
+from bot.service.compose import note, present
 from bot.service.core import (
     _SEAT_SHUFFLE_SALT,
 )
@@ -80,8 +80,8 @@ class LobbyVerbs(TurnVerbs):
         # The lobby message goes into the outbox with the row itself; the store gives
         # the notes the table's new id.
         try:
-            await self.store.create_table(record, seats, self._outbox_rows(live, [
-                note(live, None, "lobby", self._lobby_context(live), slot="status")]))
+            await self.store.create_table(record, seats, self._outbox_rows(live, present([
+                note(live, None, "lobby", self._lobby_context(live), slot="status")])))
         except StorageError as exc:
             raise Refused("storage", "I cannot save anything right now; nothing was "
                           "created. Please try again later.", fault=exc.code) from None

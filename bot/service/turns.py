@@ -182,8 +182,7 @@ class TurnVerbs(Queries):
             if answered and public_text is None and event_note.seat == seat:
                 # What a player's own secret step did, told back to them: a front end
                 # that answered the click already may skip it (``quiet``).
-                event_note = dataclasses.replace(
-                    event_note, context={**event_note.context, "quiet": True})
+                event_note = event_note.evolve(context={**event_note.context, "quiet": True})
             news.append(event_note)
         if live.record.status == "finished":
             return present([*news, compose.game_over(live)])
@@ -199,7 +198,7 @@ class TurnVerbs(Queries):
             # The actor decides again at once (a refill's next step, the next action of
             # a turn, the next round): the front end shows it in the answer to the click,
             # so the message would say the same (``quiet``).
-            prompts = [dataclasses.replace(n, context={**n.context, "quiet": True})
+            prompts = [n.evolve(context={**n.context, "quiet": True})
                        if n.seat == seat else n for n in prompts]
             if left is not None:
                 left.append(True)
@@ -211,7 +210,7 @@ class TurnVerbs(Queries):
         # A late seat played by the AI is told at once: the table should know.
         if (round_before is not None and self._round(live) == round_before
                 and source not in ("timeout", "admin")):
-            notes = [dataclasses.replace(n, defer=True)
+            notes = [n.evolve(defer=True)
                      if n is not None and (n.seat is None or n.template.startswith("event_"))
                      else n for n in notes]
         return present(notes)

@@ -107,7 +107,7 @@ async def test_a_kick_during_a_claiming_save_waits_for_it(db_path: Path,
             await gate.wait()  # and its answer not yet back
             return claimed
 
-        store.save = slow_save  # type: ignore[method-assign]
+        store.save = slow_save  # type: ignore[method-assign, assignment]
         prompt = await service.prompt(table, HOST)
         act = asyncio.create_task(
             service.act(table, HOST, prompt.options[0].json, version=prompt.version))
@@ -194,3 +194,41 @@ async def test_a_transaction_with_any_synced_write_syncs(db_path: Path) -> None:
 def _table() -> TableRecord:
     return TableRecord(game="fakepicks", options={"rounds": 2}, seed=5, host_id="u0",
                        max_seats=4, created_at=1.0, updated_at=1.0)
+
+
+async def _offered_in_a_game(db: Path, clock: FakeClock) -> list[Any]:
+    notifier = task_notifier()
+    store = await SqliteStore.open(db)
+    service = TableService(store, notifier, clock=clock)
+    try:
+        table = await new_table(service, humans=3)
+        while (info := await service.info(table)).status == "running":
+            seat = min(info.waiting)
+            prompt = await service.prompt(table, PLAYERS[seat])
+            await service.act(table, PLAYERS[seat], prompt.options[-1].json,
+                              version=prompt.version)
+            await service.delivery.idle()
+    finally:
+        await store.close()
+    return list(notifier.offered)
+
+
+async def test_a_saves_own_notes_go_out_as_they_would_read_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The delivery hands the transport the notes a save wrote as it made them, not read
+    back from their rows: the transport must receive the very same notifications."""
+    from bot.service import delivery
+
+    real, matched = delivery._as_written, []
+
+    def spied(claimed: Any, owed: Any) -> Any:
+        matched.append(len(found := real(claimed, owed)))
+        return found
+
+    monkeypatch.setattr(delivery, "_as_written", spied)
+    kept = await _offered_in_a_game(tmp_path / "kept.sqlite3", FakeClock())
+    assert sum(matched) > 20  # most notes went out as made
+    monkeypatch.setattr(delivery, "_as_written", lambda claimed, owed: {})
+    read_back = await _offered_in_a_game(tmp_path / "read.sqlite3", FakeClock())
+    assert len(kept) > 20
+    assert kept == read_back
