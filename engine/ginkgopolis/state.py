@@ -42,7 +42,7 @@ class Building:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Building:
-        return cls(tiles=list(d["tiles"]), owner=d["owner"], resources=d["res"], site=d["site"])
+        return cls(list(d["tiles"]), d["owner"], d["res"], d["site"])
 
 
 @dataclass
@@ -159,7 +159,9 @@ class State:
             "options": dict(self.options),
             "rng": self.rng,
             "players": [p.to_json() for p in self.players],
-            "board": [[x, y, b.to_json()] for (x, y), b in sorted(self.board.items())],
+            # Building.to_json, inline: every save and every state read back (issue 25).
+            "board": [[x, y, {"tiles": list(b.tiles), "owner": b.owner, "res": b.resources,
+                              "site": b.site}] for (x, y), b in sorted(self.board.items())],
             "tokens": {k: [v[0], v[1]] for k, v in sorted(self.tokens.items())},
             "deck": list(self.deck),
             "discard": list(self.discard),
@@ -170,10 +172,10 @@ class State:
             "round": self.round,
             "first": self.first,
             "turn": self.turn,
-            "queue": copy.deepcopy(self.queue),
-            "decision": copy.deepcopy(self.decision),
+            "queue": json_copy(self.queue),
+            "decision": json_copy(self.decision),
             "end_triggered": self.end_triggered,
-            "revealed": copy.deepcopy(self.revealed),
+            "revealed": json_copy(self.revealed),
             "hal_card": self.hal_card,
             "draft_round": self.draft_round,
             "character_box": list(self.character_box),
@@ -201,10 +203,10 @@ class State:
             round=self.round,
             first=self.first,
             turn=self.turn,
-            queue=copy.deepcopy(self.queue),
-            decision=copy.deepcopy(self.decision),
+            queue=json_copy(self.queue),
+            decision=json_copy(self.decision),
             end_triggered=self.end_triggered,
-            revealed=copy.deepcopy(self.revealed),
+            revealed=json_copy(self.revealed),
             hal_card=self.hal_card,
             draft_round=self.draft_round,
             character_box=list(self.character_box),
@@ -217,7 +219,9 @@ class State:
             options=dict(d["options"]),
             rng=d["rng"],
             players=[Player.from_json(p) for p in d["players"]],
-            board={(x, y): Building.from_json(b) for x, y, b in d["board"]},
+            # Building.from_json, inline (issue 25).
+            board={(x, y): Building(list(b["tiles"]), b["owner"], b["res"], b["site"])
+                   for x, y, b in d["board"]},
             tokens={k: (v[0], v[1]) for k, v in d["tokens"].items()},
             deck=list(d["deck"]),
             discard=list(d["discard"]),
@@ -228,11 +232,30 @@ class State:
             round=d["round"],
             first=d["first"],
             turn=d["turn"],
-            queue=copy.deepcopy(d["queue"]),
-            decision=copy.deepcopy(d["decision"]),
+            queue=json_copy(d["queue"]),
+            decision=json_copy(d["decision"]),
             end_triggered=d["end_triggered"],
-            revealed=copy.deepcopy(d["revealed"]),
+            revealed=json_copy(d["revealed"]),
             hal_card=d["hal_card"],
             draft_round=d["draft_round"],
             character_box=list(d["character_box"]),
         )
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def json_copy(value: Any) -> Any:
+    """``copy.deepcopy`` of the state's JSON values (the queue, the decision, the picks
+    revealed), fast for what they hold: dicts, lists, strings, numbers. They are copied
+    for every save, every state read back and every view (issue 25); anything else goes
+    to ``deepcopy``. Every op and decision is a dict of its own, sharing no list or dict
+    with another, so nothing is lost by not keeping deepcopy's memo of what was copied."""
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else json_copy(v) for k, v in value.items()}
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)

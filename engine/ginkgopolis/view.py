@@ -10,35 +10,45 @@ the screens (characters once the draft is revealed).
 from __future__ import annotations
 
 import copy
+from operator import itemgetter
 from typing import Any
 
 from engine.core.rng import Rng
-from engine.ginkgopolis.cards import is_urbanization, tile_color, tile_number
+from engine.ginkgopolis.cards import TILE_NUMBERS, is_urbanization
 from engine.ginkgopolis.legal import legal_actions, pending
-from engine.ginkgopolis.state import HAL_COLOR, PLAYER_COLORS, State
+from engine.ginkgopolis.state import HAL_COLOR, PLAYER_COLORS, State, json_copy
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
     strict = bool(st.options.get("strict_screens"))
     wait = pending(st)
+    board_map = st.board
+    # Every seat's view, every action (issue 25): the board is read once here, not once
+    # per player, and each entry is made from plain reads (the same values, key order and
+    # fresh lists as ever: a caller may change the view it is given).
+    on_board = [0] * len(st.players)
+    for b in board_map.values():
+        if b.owner is not None:
+            on_board[b.owner] += b.resources
+    drafting = st.phase == "draft"
     players = []
     for i, p in enumerate(st.players):
         mine = seat == i
-        hidden = strict and not mine and not p.hal
-        on_board = sum(b.resources for b in st.board.values() if b.owner == i)
+        hal = p.hal
+        hidden = strict and not mine and not hal
         players.append(
             {
-                "seat": None if p.hal else i,
-                "hal": p.hal,
-                "color": HAL_COLOR if p.hal else PLAYER_COLORS[i],
+                "seat": None if hal else i,
+                "hal": hal,
+                "color": HAL_COLOR if hal else PLAYER_COLORS[i],
                 "sp": None if hidden else p.sp,
                 "screen_res": None if hidden else p.screen_res,
                 "tiles": None if hidden else len(p.tiles),
                 "supply_res": p.supply_res,
-                "on_board": on_board,
+                "on_board": on_board[i],
                 "total_res": p.total_res,
                 "new_hand": p.new_hand,
-                "characters": list(p.characters) if st.phase != "draft" or mine else [],
+                "characters": list(p.characters) if not drafting or mine else [],
                 "characters_count": len(p.characters),
                 "kept": list(p.kept),
                 "hand_size": len(p.hand),
@@ -47,25 +57,32 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
                 "refill_done": p.refill_done,
             }
         )
-    board = [
-        {
-            "x": x,
-            "y": y,
-            "tiles": list(b.tiles),
-            "top": b.top,
-            "color": tile_color(b.top),
-            "number": tile_number(b.top),
-            "height": b.height,
-            "owner": None if b.owner is None else (None if st.players[b.owner].hal else b.owner),
-            "hal": b.owner is not None and st.players[b.owner].hal,
-            "resources": b.resources,
-            "site": b.site,
-        }
-        for (x, y), b in sorted(st.board.items(), key=lambda kv: (kv[0][1], kv[0][0]))
-    ]
+    hals = [p.hal for p in st.players]
+    board = []
+    for cell in sorted(board_map, key=_ROW_FIRST):
+        b = board_map[cell]
+        tiles = b.tiles
+        top = tiles[-1]
+        owner = b.owner
+        hal = owner is not None and hals[owner]
+        board.append(
+            {
+                "x": cell[0],
+                "y": cell[1],
+                "tiles": list(tiles),
+                "top": top,
+                "color": top[0],
+                "number": TILE_NUMBERS[top],
+                "height": len(tiles),
+                "owner": None if hal else owner,
+                "hal": hal,
+                "resources": b.resources,
+                "site": b.site,
+            }
+        )
     decision: dict[str, Any] | None = None
     if st.decision is not None and st.decision["kind"] == "token":
-        decision = copy.deepcopy(st.decision)
+        decision = json_copy(st.decision)
     elif st.decision is not None:
         decision = {"kind": "refill"}
     out: dict[str, Any] = {
@@ -85,7 +102,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "exhaustions": st.exhaustions,
         "end_triggered": st.end_triggered,
         "players": players,
-        "revealed": copy.deepcopy(st.revealed),
+        "revealed": json_copy(st.revealed),
         "decision": decision,
         "waiting": sorted(wait.waiting),
     }
@@ -93,7 +110,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         p = st.players[seat]
         out["me"] = {
             "hand": list(p.hand),
-            "tiles": sorted(p.tiles, key=lambda t: (t[0], tile_number(t))),
+            "tiles": sorted(p.tiles, key=_by_color_number),
             "pick": p.pick.to_json() if p.pick else None,
             "packet": list(p.packet),
             "draft_pick": p.draft_pick,
@@ -101,6 +118,14 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
             "legal": [a.text() for a in legal_actions(st, seat)],
         }
     return out
+
+
+# The board is shown row by row (y, then x).
+_ROW_FIRST = itemgetter(1, 0)
+
+
+def _by_color_number(tile: str) -> tuple[str, int]:
+    return tile[0], TILE_NUMBERS[tile]
 
 
 def scramble_hidden(st: State, seat: int | None, seed: int) -> State:

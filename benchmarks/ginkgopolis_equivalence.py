@@ -1,0 +1,160 @@
+"""Ginkgopolis's engine at an older commit and in the work tree see the same games (issue 25).
+
+Run: ``python benchmarks/ginkgopolis_equivalence.py [--old COMMIT] [--games 60]``
+(from the repository root, in the project's venv).
+
+The speed work on Ginkgopolis's views, legal moves and state copies must change nothing a
+player, a bot or the store can observe. Both engines (the old commit's ``engine/``
+exported with ``git archive`` into a temporary folder, as ``benchmarks/engine.py`` does)
+play the same seeded games in child processes: 1 to 5 seats, with and without the
+``strict_screens``, ``characters: intro`` and ``expert_hal`` options, random legal moves
+(and now and then a typed action that may be refused). After every action each child
+writes a digest of:
+
+- the events of the action (or the refusal: exception type, message, code and values),
+  the state's JSON (key order included), ``pending``, the news key, the outcome;
+- every seat's view and the public view, serialised in their own key order, of the state
+  and of a JSON round trip of it (as the service views a state read back from its
+  snapshot);
+- every seat's legal actions (text and JSON, in order);
+- the refusals of a few random actions (and the state's JSON after each);
+- ``state.copy()`` and ``scramble_hidden`` of the state, and, every fifth step, the
+  ``greedy`` AI's choice.
+
+It prints the games and steps compared and ``same_as_old yes`` when every digest
+matches, else the first game and step that differ. A cheap part of this lives in
+``tests/engine/ginkgopolis/test_view_copies.py``; this is the full-size check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OLD = "281ff32"
+
+# One child: plays the games and prints, per game, its per-step digests (JSON lines).
+PLAY = r"""
+import hashlib, json, sys
+from engine.core import Rng
+from engine.core.errors import UrbanistError
+from engine.ginkgopolis import GAME
+from engine.ginkgopolis.actions import (DraftCharacter, GiveTile, MoveToken, NewHand,
+                                        PlayCard, RefillDone, TakeTile)
+from engine.ginkgopolis.cards import ALL_TILES, LETTERS
+
+def dump(value):
+    return json.dumps(value, sort_keys=False, default=repr)
+
+def tries(rng):
+    tile = lambda: ALL_TILES[rng.randbelow(len(ALL_TILES))]
+    letter = LETTERS[rng.randbelow(len(LETTERS))]
+    return [PlayCard(tile(), tile(), None), PlayCard(letter, None, "res"),
+            PlayCard(letter, tile(), None), NewHand(), DraftCharacter(rng.randbelow(40)),
+            MoveToken(letter, rng.randbelow(9) - 4, rng.randbelow(9) - 4),
+            GiveTile(tile()), TakeTile(tile()), RefillDone()]
+
+def attempt(st, seat, action):
+    try:
+        events = GAME.apply(st, seat, action)
+        return ["ok", action.text(), [(e.kind, e.data, e.to) for e in events]]
+    except UrbanistError as error:
+        return [type(error).__name__, str(error), error.code, dict(error.params)]
+
+def refusals(st, seat, rng):
+    out = []
+    for action in tries(rng)[:: 1 + rng.randbelow(3)]:
+        probe = GAME.state_from_json(GAME.state_to_json(st))
+        out.append(attempt(probe, seat, action) + [GAME.state_to_json(probe)])
+    return out
+
+def play(seed, seats, options):
+    st = GAME.setup(seats, options, seed)
+    rng = Rng.from_seed(seed * 7919 + seats)
+    steps = []
+    step = 0
+    while True:
+        h = hashlib.sha256()
+        h.update(dump(GAME.state_to_json(st)).encode())
+        h.update(dump(GAME.state_to_json(st.copy())).encode())
+        h.update(repr(GAME.pending(st)).encode())
+        h.update(repr(GAME.news_key(st)).encode())
+        h.update(repr(GAME.outcome(st)).encode())
+        back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(st))))
+        for seat in [None, *range(seats)]:
+            h.update(dump(GAME.view(back, seat)).encode())
+            h.update(dump(GAME.view(st, seat)).encode())
+            if seat is not None:
+                legal = GAME.legal_actions(back, seat)
+                h.update(dump([(a.text(), a.to_json()) for a in legal]).encode())
+                h.update(dump(GAME.state_to_json(GAME.scramble_hidden(st, seat, step)))
+                         .encode())
+        if GAME.outcome(st) is not None:
+            steps.append(h.hexdigest())
+            break
+        waiting = GAME.pending(st).waiting
+        seat = min(waiting)
+        h.update(dump(refusals(st, seat, rng)).encode())
+        if step % 5 == 0:
+            choice = GAME.ai("greedy").choose(st, seat, Rng.from_seed(step))
+            h.update(dump(choice.to_json()).encode())
+        legal = GAME.legal_actions(st, seat)
+        action = legal[rng.randbelow(len(legal))]
+        if rng.randbelow(8) == 0:
+            action = tries(rng)[rng.randbelow(9)]
+        h.update(dump(attempt(st, seat, action)).encode())
+        steps.append(h.hexdigest())
+        step += 1
+    return steps
+
+games = int(sys.argv[1])
+variants = [(4, {}), (3, {}), (2, {}), (5, {}), (1, {}), (4, {"strict_screens": True}),
+            (3, {"characters": "intro"}), (1, {"expert_hal": True}),
+            (5, {"strict_screens": True, "characters": "intro"})]
+for n in range(games):
+    seats, options = variants[n % len(variants)]
+    print(json.dumps({"game": n, "seats": seats, "options": options,
+                      "steps": play(n, seats, options)}), flush=True)
+"""
+
+
+def run(root: Path, games: int) -> list[dict[str, Any]]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", PLAY, str(games)], cwd=root, env=env,
+                         check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--old", default=OLD, help="commit whose engine is compared")
+    parser.add_argument("--games", type=int, default=60, help="seeded games to compare")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", args.old, "engine"], cwd=ROOT,
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        old = run(Path(tmp), args.games)
+    now = run(ROOT, args.games)
+    print(f"ginkgopolis.games_compared {len(now)} games")
+    print(f"ginkgopolis.steps_compared {sum(len(g['steps']) for g in now)} steps")
+    for before, after in zip(old, now, strict=True):
+        if before != after:
+            steps = zip(before["steps"], after["steps"], strict=False)
+            first = next((i for i, (a, b) in enumerate(steps) if a != b), None)
+            print(f"ginkgopolis.same_as_old_{args.old} NO (game {before['game']}, "
+                  f"{before['seats']} seats, {before['options']}, step {first})")
+            sys.exit(1)
+    print(f"ginkgopolis.same_as_old_{args.old} yes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""What a caller does with a view, a state's JSON or a state's copy stays with it.
+
+Views and the state's JSON are made without ``copy.deepcopy`` (issue 25): the queue, the
+decision and the picks revealed are copied by ``state.json_copy``, the board entries
+built from plain reads. Here random games are played and, at every step, each view and
+each JSON handed out is vandalised all the way down (every list and dict changed): no
+later view, JSON or state may show it, and a state read from a JSON, or copied, shares
+nothing with where it came from. The full comparison with the engine before this work is
+``benchmarks/ginkgopolis_equivalence.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.core import Rng
+from engine.ginkgopolis import GAME
+from engine.ginkgopolis.state import State, json_copy
+
+
+def vandalise(value: Any) -> None:
+    """Change every list and dict inside ``value``, at every depth."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            vandalise(inner)
+            if not isinstance(inner, (dict, list)):
+                value[key] = "vandal"
+        value["vandal"] = ["vandal"]
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            vandalise(inner)
+            if not isinstance(inner, (dict, list)):
+                value[i] = "vandal"
+        value.append(["vandal"])
+
+
+def dumped(value: Any) -> str:
+    return json.dumps(value)  # key order kept: it is part of what is compared
+
+
+def vandalise_state(st: State) -> None:
+    """Change every nested value a state copy holds in its JSON-valued fields and more."""
+    vandalise(st.queue)
+    vandalise(st.revealed)
+    vandalise(st.decision)
+    vandalise(st.options)
+    for p in st.players:
+        p.hand.append("R1")
+        p.tiles.append("R1")
+        p.characters.append(99)
+    for b in st.board.values():
+        b.tiles.append("R1")
+        b.resources += 5
+
+
+def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
+    seen = {"token": 0, "revealed": 0, "queue": 0}
+    for seed in range(3):
+        st = GAME.setup(4, {}, seed)
+        rng = Rng.from_seed(seed)
+        while GAME.outcome(st) is None:
+            seen["token"] += bool(st.decision and st.decision["kind"] == "token")
+            seen["revealed"] += bool(st.revealed)
+            seen["queue"] += bool(st.queue)
+            state_json = dumped(GAME.state_to_json(st))
+            views = {seat: dumped(GAME.view(st, seat)) for seat in (None, 0, 1)}
+
+            for seat in views:
+                vandalise(GAME.view(st, seat))
+            vandalise(GAME.state_to_json(st))
+            vandalise_state(st.copy())
+            handed = GAME.state_to_json(st)
+            back = GAME.state_from_json(handed)
+            vandalise(handed)
+            vandalise_state(GAME.state_from_json(GAME.state_to_json(st)))
+
+            assert dumped(GAME.state_to_json(st)) == state_json
+            assert dumped(GAME.state_to_json(back)) == state_json
+            assert {seat: dumped(GAME.view(st, seat)) for seat in views} == views
+            assert {seat: dumped(GAME.view(back, seat)) for seat in views} == views
+
+            seat = min(GAME.pending(st).waiting)
+            legal = GAME.legal_actions(st, seat)
+            GAME.apply(st, seat, legal[rng.randbelow(len(legal))])
+    # The JSON-valued fields were met filled, so their copies were put to the test.
+    assert all(seen.values()), seen
+
+
+def test_json_copy_is_a_deep_copy_that_keeps_order_and_types() -> None:
+    value: Any = {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
+    copied = json_copy(value)
+    assert copied == value
+    assert dumped(copied) == dumped(value)
+    assert list(copied["a"]) == ["z", "y"]
+    assert copied["a"]["y"] == (1, [2]) and copied["a"]["y"][1] is not value["a"]["y"][1]
+    vandalise(copied)
+    assert value == {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
