@@ -9,14 +9,10 @@ the end of its round), retried later (429, 5xx, network errors, with backoff), o
 failed for good. Rows left ``sending`` by a crash are claimed again as *in doubt*: the
 transport checks whether they went out before sending them a second time.
 
-The common case takes one commit, not two: the save that owes the rows claims them in
-its own transaction (``reserve``, then ``after_commit`` with the rows claimed;
-``Store.save(claim_at=)``), and the table's task hands them to the transport, as they
-were made, without reading them back. When the task is still sending earlier rows, the
-save's claim waits for it (``_handoff``), if the store serializes its writes (SQLite):
-a row the task has in hand may come back in that claim (still ``sending``), and the
-task drops it from the handoff once its fate is recorded. Beside other processes
-(PostgreSQL) the save claims only when no task of the table is running.
+The common case takes one commit, not two: when no task of the table is sending, the
+save that owes the rows claims them in its own transaction (``reserve``, then
+``after_commit`` with the rows claimed; ``Store.save(claim_at=)``), and the task hands
+them to the transport without reading them back.
 
 ``sweep`` (a periodic job, and the boot) kicks every table with rows due, so retries and
 the rows of a crashed process are sent without anyone having to act.
@@ -25,7 +21,6 @@ the rows of a crashed process are sent without anyone having to act.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
@@ -99,15 +94,9 @@ class DeliveryWorker:
         # fake clock instead.
         self.timers = False
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        # Tables whose save is claiming their outbox (``reserve``): no claim of the
-        # worker's meanwhile, so that none takes the save's rows as in doubt; set when
-        # the save is done.
-        self._reserved: dict[int, asyncio.Event] = {}
-        # Rows saves claimed for a task still sending (in id order), with the
-        # notifications they were written from.
-        self._handoff: dict[int, tuple[list[OutboxRow], dict[int, Notification]]] = {}
-        # Whether a save may claim while a task sends (see the module's docstring).
-        self.claims_beside_tasks = bool(getattr(store, "serial_writes", False))
+        # Tables whose save is claiming their outbox (``reserve``): a kick meanwhile
+        # waits for it, so that no claim of the worker's takes the save's rows as in doubt.
+        self._reserved: set[int] = set()
         self._again: set[int] = set()
         self._handles: dict[int, asyncio.TimerHandle] = {}
         # The parts sent so far of the messages being delivered, by outbox row (see
@@ -123,21 +112,20 @@ class DeliveryWorker:
     def reserve(self, table_id: int) -> float | None:
         """The time to claim at, when the save about to commit the table's notifications
         may claim its outbox itself (``Store.save(claim_at=)``): this process sends the
-        table's outbox, by a task (an inline transport claims as before), and no task is
-        sending it or the store serializes its writes. Until ``after_commit`` or
-        ``release``, the table's task claims nothing. None: the save claims nothing."""
-        if (table_id in self._reserved or not self.owns(table_id)
-                or getattr(self.notifier, "inline", False)
-                or (table_id in self._tasks and not self.claims_beside_tasks)):
+        table's outbox, by a task (an inline transport claims as before), and none is
+        sending it now. Until ``after_commit`` or ``release``, a kick of the table waits
+        for the save's rows. None: the save claims nothing, and the task claims."""
+        if (table_id in self._tasks or table_id in self._reserved
+                or not self.owns(table_id) or getattr(self.notifier, "inline", False)):
             return None
-        self._reserved[table_id] = asyncio.Event()
+        self._reserved.add(table_id)
         return self.clock.now()
 
     def release(self, table_id: int) -> None:
         """The reserving save failed (or its answer was lost): what it may have claimed
         is claimed again by a task, as in doubt."""
         if table_id in self._reserved:
-            self._reserved.pop(table_id).set()
+            self._reserved.discard(table_id)
             self.kick(table_id)
 
     async def after_commit(self, table_id: int, claimed: list[OutboxRow] | None = None,
@@ -148,17 +136,11 @@ class DeliveryWorker:
         and what failed for good is returned for the caller to handle under the lock it
         holds; otherwise a task sends later."""
         if table_id in self._reserved:
-            if claimed:  # (a save that said nothing claimed nothing)
-                rows, written = self._handoff.setdefault(table_id, ([], {}))
-                known = {r.id for r in rows}
-                # A row in an earlier handoff comes as that claim saw it: this one may
-                # have found it ``sending`` because the earlier one took it.
-                rows += [r for r in claimed if r.id not in known]
-                rows.sort(key=lambda r: r.id)
-                written.update(_as_written(claimed, owed))
-            self._reserved.pop(table_id).set()
-            if table_id not in self._tasks and (claimed or table_id in self._again):
-                self._start(table_id)
+            self._reserved.discard(table_id)
+            if claimed is None:
+                claimed = []  # a save that said nothing claimed nothing
+            if claimed or table_id in self._again:
+                self._start(table_id, claimed, _as_written(claimed, owed))
             return []
         if not self.owns(table_id):
             return []
@@ -174,11 +156,12 @@ class DeliveryWorker:
         if table_id in self._tasks or table_id in self._reserved:
             self._again.add(table_id)  # the running task looks again before it ends
             return
-        self._start(table_id)
+        self._start(table_id, None)
 
-    def _start(self, table_id: int) -> None:
+    def _start(self, table_id: int, claimed: list[OutboxRow] | None,
+               written: Mapping[int, Notification] | None = None) -> None:
         task = asyncio.get_running_loop().create_task(
-            self._run_task(table_id), name=f"urbanist-deliver-{table_id}")
+            self._run_task(table_id, claimed, written), name=f"urbanist-deliver-{table_id}")
         self._tasks[table_id] = task
 
     async def sweep(self) -> int:
@@ -221,26 +204,18 @@ class DeliveryWorker:
 
     # ---------------------------------------------------------------- the work
 
-    async def _run_task(self, table_id: int) -> None:
+    async def _run_task(self, table_id: int, claimed: list[OutboxRow] | None,
+                        written: Mapping[int, Notification] | None = None) -> None:
         try:
-            first = True
             while True:
-                handed = self._handoff.pop(table_id, None)
-                if handed is None:
-                    settled = self._reserved.get(table_id)
-                    if settled is not None:  # a save is claiming: its rows come here
-                        await settled.wait()
-                        continue
-                    if not (first or table_id in self._again):
-                        break
+                if claimed is None:
                     self._again.discard(table_id)
-                first = False
-                claimed, written = handed if handed is not None else (None, None)
                 await self._report(await self.run_table(table_id, claimed, written))
+                claimed = written = None  # a kick during the save's claim is looked at now
+                if table_id not in self._again:
+                    break
         except Exception:
-            # The rows stay in the outbox: the next sweep tries again (those claimed for
-            # this task as in doubt: whether they went out is not known).
-            self._handoff.pop(table_id, None)
+            # The rows stay in the outbox: the next sweep tries again.
             log.exception("table %d: delivery failed", table_id)
         finally:
             self._tasks.pop(table_id, None)
@@ -280,7 +255,6 @@ class DeliveryWorker:
                 outcome_later = {n.outbox_id: Retry(0.0, repr(exc)) for n in notes}
                 results, failed = self._results(rows, outcome_later, self.clock.now())
                 await self.store.mark_outbox(results, self.clock.now())
-                self._settled_in_handoff(table_id, results)
                 failures += failed
                 self._wake(table_id, min(r.due_at for r in results))
                 return failures
@@ -293,27 +267,11 @@ class DeliveryWorker:
             broken = True
         results, failed = self._results(rows, outcome, self.clock.now(), in_doubt=broken)
         await self.store.mark_outbox(results, self.clock.now())
-        self._settled_in_handoff(table_id, results)
         failures += failed
         retry = [r.due_at for r in results if r.state in ("pending", "sending")]
         if retry:
             self._wake(table_id, min(retry))
         return failures
-
-    def _settled_in_handoff(self, table_id: int, results: Sequence[OutboxResult]) -> None:
-        """Rows a save claimed while this pass had them in hand are done with: their fate
-        is recorded (a row still held stays: it waits for its round's end)."""
-        handed = self._handoff.get(table_id)
-        if handed is None:
-            return
-        done = {r.id for r in results if r.state != "held"}
-        held = {r.id: r for r in results if r.state == "held"}
-        # A row held again is as this pass left it, not as the claim saw it (``sending``
-        # then, in this pass's hands: in doubt, it would be looked for before its round).
-        handed[0][:] = [dataclasses.replace(r, state="held", sent=held[r.id].sent)
-                        if r.id in held else r for r in handed[0] if r.id not in done]
-        for outbox_id in done:
-            handed[1].pop(outbox_id, None)
 
     def _results(self, rows: Sequence[OutboxRow], outcome: Mapping[int, object], now: float,
                  *, in_doubt: bool = False,

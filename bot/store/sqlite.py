@@ -83,9 +83,6 @@ class SqliteStore:
         self.fault: health.StorageError | None = None
         # Saves arriving together commit together (one sync of the journal for many).
         self._group = GroupCommit(self._run)
-        # Every write goes through the one connection's thread, one after another: a
-        # claim never runs beside a mark (``DeliveryWorker.claims_beside_tasks``).
-        self.serial_writes = True
 
     @classmethod
     async def open(cls, path: str | Path | None = None) -> SqliteStore:
