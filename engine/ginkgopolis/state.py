@@ -7,7 +7,7 @@ exact inverses, which the conformance test checks at every step.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 Cell = tuple[int, int]
@@ -188,11 +188,17 @@ class State:
             seats=self.seats,
             options=dict(self.options),
             rng=self.rng,
-            players=[replace(p, hand=list(p.hand), tiles=list(p.tiles),
-                             characters=list(p.characters), kept=list(p.kept),
-                             pick=replace(p.pick) if p.pick else None, packet=list(p.packet),
-                             refill=list(p.refill)) for p in self.players],
-            board={c: replace(b, tiles=list(b.tiles)) for c, b in self.board.items()},
+            # The constructors, not dataclasses.replace, which reads every field by name.
+            players=[Player(total_res=p.total_res, hand=list(p.hand), tiles=list(p.tiles),
+                            screen_res=p.screen_res, supply_res=p.supply_res, sp=p.sp,
+                            new_hand=p.new_hand, characters=list(p.characters),
+                            kept=list(p.kept),
+                            pick=Pick(p.pick.card, p.pick.tile, p.pick.gain) if p.pick else None,
+                            packet=list(p.packet), draft_pick=p.draft_pick,
+                            refill=list(p.refill), refill_done=p.refill_done, hal=p.hal)
+                     for p in self.players],
+            board={c: Building(list(b.tiles), b.owner, b.resources, b.site)
+                   for c, b in self.board.items()},
             tokens=dict(self.tokens),
             deck=list(self.deck),
             discard=list(self.discard),
