@@ -169,8 +169,10 @@ def claimed_rows(rows: list[asyncpg.Record], table_id: int, outbox: Sequence[Out
     if not any(r.state != "held" for r in old) and not any(_due(r, claim_at) for r in outbox):
         return []
     # Read back as a claim would read them: the payload as stored, the times as floats.
+    # A new row comes along as the claim would take it: held, or due.
     new = [OutboxRow(id=i, table_id=table_id, version=r.version, seat=r.seat,
                      payload=json.loads(text), state=r.state, due_at=float(r.due_at),
                      attempts=0, created_at=float(r.created_at))
-           for i, r, text in zip(ids, outbox, payloads, strict=True)]
+           for i, r, text in zip(ids, outbox, payloads, strict=True)
+           if r.state == "held" or _due(r, claim_at)]
     return sorted(old + new, key=lambda r: r.id)

@@ -92,3 +92,13 @@ async def test_marks_after_a_claiming_save_finish_its_rows(store: Store) -> None
     await store.mark_outbox([OutboxResult(r.id, "sent") for r in claimed], 2.0)
     assert [r.state for r in await store.load_outbox(table_id)] == ["sent"]
     assert await store.outbox_tables(3.0) == []
+
+
+async def test_a_claiming_save_leaves_its_rows_due_later(store: Store) -> None:
+    table_id = await store.create_table(_table(), [])
+    record = await _saved(store, table_id)
+    claimed = await store.save(record, outbox=[_note(table_id, 1, due=5.0),
+                                               _note(table_id, 2, due=50.0)], claim_at=5.0)
+    assert [r.version for r in claimed] == [1]
+    assert {r.version: r.state for r in await store.load_outbox(table_id)} == {
+        1: "sending", 2: "pending"}
