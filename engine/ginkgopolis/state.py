@@ -98,22 +98,25 @@ class Player:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Player:
+        # By position, in the order of the fields above: every state read back (issue 25)
+        # reads every player, and a call by keywords costs it half again as much.
+        pick = d["pick"]
         return cls(
-            total_res=d["total_res"],
-            hand=list(d["hand"]),
-            tiles=list(d["tiles"]),
-            screen_res=d["screen_res"],
-            supply_res=d["supply_res"],
-            sp=d["sp"],
-            new_hand=d["new_hand"],
-            characters=list(d["characters"]),
-            kept=list(d["kept"]),
-            pick=Pick.from_json(d["pick"]) if d["pick"] else None,
-            packet=list(d["packet"]),
-            draft_pick=d["draft_pick"],
-            refill=list(d["refill"]),
-            refill_done=d["refill_done"],
-            hal=d["hal"],
+            d["total_res"],
+            list(d["hand"]),
+            list(d["tiles"]),
+            d["screen_res"],
+            d["supply_res"],
+            d["sp"],
+            d["new_hand"],
+            list(d["characters"]),
+            list(d["kept"]),
+            Pick(pick["card"], pick["tile"], pick["gain"]) if pick else None,
+            list(d["packet"]),
+            d["draft_pick"],
+            list(d["refill"]),
+            d["refill_done"],
+            d["hal"],
         )
 
 
@@ -154,14 +157,16 @@ class State:
         return len(self.players)
 
     def to_json(self) -> dict[str, Any]:
+        board = self.board
         return {
             "seats": self.seats,
             "options": dict(self.options),
             "rng": self.rng,
             "players": [p.to_json() for p in self.players],
             # Building.to_json, inline: every save and every state read back (issue 25).
-            "board": [[x, y, {"tiles": list(b.tiles), "owner": b.owner, "res": b.resources,
-                              "site": b.site}] for (x, y), b in sorted(self.board.items())],
+            "board": [[c[0], c[1], {"tiles": list(b.tiles), "owner": b.owner, "res": b.resources,
+                                    "site": b.site}]
+                      for c in sorted(board) for b in (board[c],)],
             "tokens": {k: [v[0], v[1]] for k, v in sorted(self.tokens.items())},
             "deck": list(self.deck),
             "discard": list(self.discard),
