@@ -28,16 +28,9 @@ matches, else the first game and step that differ. A cheap part of this lives in
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
 OLD = "281ff32"
 
 # One child: plays the games and prints, per game, its per-step digests (JSON lines).
@@ -125,36 +118,8 @@ for n in range(games):
 """
 
 
-def run(root: Path, games: int) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, "-c", PLAY, str(games)], cwd=root, env=env,
-                         check=True, capture_output=True, text=True)
-    return [json.loads(line) for line in out.stdout.splitlines()]
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--old", default=OLD, help="commit whose engine is compared")
-    parser.add_argument("--games", type=int, default=60, help="seeded games to compare")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", args.old, "engine"], cwd=ROOT,
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        old = run(Path(tmp), args.games)
-    now = run(ROOT, args.games)
-    print(f"ginkgopolis.games_compared {len(now)} games")
-    print(f"ginkgopolis.steps_compared {sum(len(g['steps']) for g in now)} steps")
-    for before, after in zip(old, now, strict=True):
-        if before != after:
-            steps = zip(before["steps"], after["steps"], strict=False)
-            first = next((i for i, (a, b) in enumerate(steps) if a != b), None)
-            print(f"ginkgopolis.same_as_old_{args.old} NO (game {before['game']}, "
-                  f"{before['seats']} seats, {before['options']}, step {first})")
-            sys.exit(1)
-    print(f"ginkgopolis.same_as_old_{args.old} yes")
-
-
 if __name__ == "__main__":
-    main()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from equivalence import main
+
+    main("ginkgopolis", PLAY, OLD, __doc__)
