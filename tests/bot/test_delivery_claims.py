@@ -6,8 +6,9 @@ once, in order, and a row whose fate is unknown is offered as in doubt."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +41,20 @@ def task_notifier() -> ScriptedNotifier:
     return ScriptedNotifier(inline=False)  # sent by the delivery task, as Discord's
 
 
+@contextlib.asynccontextmanager
+async def task_world(db: Path, clock: FakeClock
+                     ) -> AsyncIterator[tuple[SqliteStore, TableService, ScriptedNotifier]]:
+    notifier = task_notifier()
+    store = await SqliteStore.open(db)
+    try:
+        yield store, TableService(store, notifier, clock=clock), notifier
+    finally:
+        await store.close()
+
+
 async def test_an_action_is_one_synced_commit_its_marks_unsynced(
         db_path: Path, clock: FakeClock) -> None:
-    notifier = task_notifier()
-    store = await SqliteStore.open(db_path)
-    service = TableService(store, notifier, clock=clock)
-    try:
+    async with task_world(db_path, clock) as (store, service, notifier):
         table = await new_table(service, humans=2)
         await service.delivery.idle()
         batches = spy_on_transactions(store)
@@ -66,18 +75,13 @@ async def test_an_action_is_one_synced_commit_its_marks_unsynced(
         assert ids == sorted(set(ids)) and not any(n.in_doubt for n in notifier.offered)
         assert "game_over" in [n.template for n in notifier.offered]
         assert await store.load_outbox(table, ["pending", "sending", "held"]) == []
-    finally:
-        await store.close()
 
 
 async def test_actions_faster_than_their_sending_fall_back_to_the_worker_claim(
         db_path: Path, clock: FakeClock) -> None:
     """A save while the table's task is still sending claims nothing (two senders of one
     table would break the order): the task claims the new rows once it is done."""
-    notifier = task_notifier()
-    store = await SqliteStore.open(db_path)
-    service = TableService(store, notifier, clock=clock)
-    try:
+    async with task_world(db_path, clock) as (store, service, notifier):
         table = await new_table(service, humans=2)
         batches = spy_on_transactions(store)
         await play_out(service, table)  # no pause between actions
@@ -86,16 +90,11 @@ async def test_actions_faster_than_their_sending_fall_back_to_the_worker_claim(
         ids = [n.outbox_id for n in notifier.offered]
         assert ids == sorted(set(ids)) and not any(n.in_doubt for n in notifier.offered)
         assert await store.load_outbox(table, ["pending", "sending", "held"]) == []
-    finally:
-        await store.close()
 
 
 async def test_a_kick_during_a_claiming_save_waits_for_it(db_path: Path,
                                                           clock: FakeClock) -> None:
-    notifier = task_notifier()
-    store = await SqliteStore.open(db_path)
-    service = TableService(store, notifier, clock=clock)
-    try:
+    async with task_world(db_path, clock) as (store, service, notifier):
         table = await new_table(service, humans=2)
         await service.delivery.idle()
         gate, saving = asyncio.Event(), asyncio.Event()
@@ -123,8 +122,6 @@ async def test_a_kick_during_a_claiming_save_waits_for_it(db_path: Path,
         # Offered once each, none taken back as in doubt by the kick's claim.
         assert ids == sorted(set(ids)) and not any(n.in_doubt for n in notifier.offered)
         assert await store.load_outbox(table, ["pending", "sending"]) == []
-    finally:
-        await store.close()
 
 
 async def test_a_claiming_save_whose_answer_was_lost_offers_its_rows_in_doubt(
@@ -132,10 +129,7 @@ async def test_a_claiming_save_whose_answer_was_lost_offers_its_rows_in_doubt(
     """The commit landed (and claimed its rows) but the answer never came: the rows are
     ``sending`` in the database, so they are offered as in doubt (the transport looks for
     them before sending them again), never dropped and never sent blind twice."""
-    notifier = task_notifier()
-    store = await SqliteStore.open(db_path)
-    service = TableService(store, notifier, clock=clock)
-    try:
+    async with task_world(db_path, clock) as (store, service, notifier):
         table = await new_table(service, humans=2)
         await service.delivery.idle()
         notifier.offered.clear()
@@ -147,8 +141,6 @@ async def test_a_claiming_save_whose_answer_was_lost_offers_its_rows_in_doubt(
         assert offered and all(n.in_doubt for n in offered)
         assert len({n.outbox_id for n in offered}) == len(offered)
         assert await store.load_outbox(table, ["pending", "sending"]) == []
-    finally:
-        await store.close()
 
 
 def test_an_unsynced_transaction_restores_full_sync_whatever_happens(tmp_path: Path) -> None:
@@ -197,10 +189,7 @@ def _table() -> TableRecord:
 
 
 async def _offered_in_a_game(db: Path, clock: FakeClock) -> list[Any]:
-    notifier = task_notifier()
-    store = await SqliteStore.open(db)
-    service = TableService(store, notifier, clock=clock)
-    try:
+    async with task_world(db, clock) as (_, service, notifier):
         table = await new_table(service, humans=3)
         while (info := await service.info(table)).status == "running":
             seat = min(info.waiting)
@@ -208,8 +197,6 @@ async def _offered_in_a_game(db: Path, clock: FakeClock) -> list[Any]:
             await service.act(table, PLAYERS[seat], prompt.options[-1].json,
                               version=prompt.version)
             await service.delivery.idle()
-    finally:
-        await store.close()
     return list(notifier.offered)
 
 
