@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from engine.quadropolis.state import State
@@ -87,17 +88,23 @@ class City:
 
 def city_of(state: State, seat: int) -> City:
     player = state.players[seat]
-    buildings = []
-    for row, col, stack in player.stacks():
-        top = TILES[stack[-1]]
-        buildings.append(
-            Building(
-                row=row, col=col, type=top.type,
-                floors=len(stack),  # only a stackable type is ever stacked (rules.py)
-                vp=top.vp, square=top.square,
-            )
-        )
+    buildings = [
+        _building(r + 1, c + 1, stack[-1], len(stack))
+        for r, row in enumerate(player.city)
+        for c, stack in enumerate(row)
+        if stack
+    ]
     return City(state.mode, tuple(buildings), player.inhabitants, player.energy)
+
+
+@lru_cache(maxsize=4096)
+def _building(row: int, col: int, top_id: str, floors: int) -> Building:
+    """The building of a stack: made once (issue 25), as every view scores every city.
+    Only a stackable type is ever stacked (rules.py), so a stack is its top tile and its
+    height. The same object each time also makes the allocation cache's look-ups cheap."""
+    top = TILES[top_id]
+    return Building(row=row, col=col, type=top.type, floors=floors, vp=top.vp,
+                    square=top.square)
 
 
 def make_city(

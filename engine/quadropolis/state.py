@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from engine.quadropolis.tiles import BOARDS, TABLES, TILES, CityBoard, Tables, Tile, rounds
 
@@ -27,7 +27,8 @@ class Player:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "city": copy.deepcopy(self.city),
+            # The stacks copied by hand, not by copy.deepcopy: every save (issue 25).
+            "city": [[list(stack) for stack in row] for row in self.city],
             "inhabitants": self.inhabitants,
             "energy": self.energy,
             "architects": list(self.architects),
@@ -36,7 +37,9 @@ class Player:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Player:
         return cls(
-            city=[[[str(t) for t in stack] for stack in row] for row in data["city"]],
+            # An empty space (most of them) skips the inner comprehension (issue 25).
+            city=[[[str(t) for t in stack] if stack else [] for stack in row]
+                  for row in data["city"]],
             inhabitants=int(data["inhabitants"]),
             energy=int(data["energy"]),
             architects=[int(n) for n in data["architects"]],
@@ -120,7 +123,7 @@ class State:
             "taken": None if self.taken is None else dict(self.taken),
             "box": list(self.box),
             "discards": list(self.discards),
-            "last": copy.deepcopy(self.last),
+            "last": json_copy(self.last),
         }
 
     @classmethod
@@ -149,8 +152,56 @@ class State:
             taken=None if data["taken"] is None else dict(data["taken"]),
             box=[str(t) for t in data["box"]],
             discards=[str(t) for t in data["discards"]],
-            last=copy.deepcopy(data["last"]),
+            last=json_copy(data["last"]),
         )
 
     def copy(self) -> State:
-        return State.from_json(self.to_json())
+        """``State.from_json(self.to_json())``, field by field without the JSON in between
+        (issue 25): the values already have the types ``from_json`` gives them, and the
+        pool comes out sorted by number, as the JSON writes it."""
+        return State(
+            seats=self.seats,
+            mode=self.mode,
+            squares=self.squares,
+            rng=self.rng,
+            round=self.round,
+            turn=self.turn,
+            index=self.index,
+            phase=self.phase,
+            first=self.first,
+            mayor=self.mayor,
+            site=[list(row) for row in self.site],
+            face_up=[list(row) for row in self.face_up],
+            urbanist=self.urbanist,
+            slots=[{"slot": s["slot"], "architect": s["architect"], "seat": s["seat"]}
+                   for s in self.slots],
+            pool=dict(sorted(self.pool.items())),
+            players=[
+                Player([[list(stack) for stack in row] for row in p.city], p.inhabitants,
+                       p.energy, list(p.architects))
+                for p in self.players
+            ],
+            taken=None if self.taken is None else dict(self.taken),
+            box=list(self.box),
+            discards=list(self.discards),
+            last=json_copy(self.last),
+        )
+
+
+_ATOMS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def json_copy(value: Any) -> Any:
+    """``copy.deepcopy`` of a JSON value (the last move: a dict holding the action's
+    dict), fast for what it holds: dicts, lists, strings, numbers; anything else goes to
+    ``deepcopy``. Copied for every save, every state read back, every copy and every
+    view (issue 25). As ``engine/ginkgopolis/state.py``'s, kept apart so that the two
+    engines stay independent."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)

@@ -90,6 +90,16 @@ def _tile(raw: dict[str, Any]) -> Tile:
 
 TILES: Final[dict[str, Tile]] = {t.id: t for t in (_tile(raw) for raw in _DATA["tiles"])}
 SQUARE_FOR: Final[dict[str, str]] = dict(_DATA["squares"]["replacements"])
+# Each tile's face, made once: a view shows up to a few hundred faces (issue 25).
+_FACES: Final[dict[str, dict[str, Any]]] = {i: t.to_json() for i, t in TILES.items()}
+
+
+def face(tile_id: str) -> dict[str, Any]:
+    """``TILES[tile_id].to_json()``, a new dict each time (the caller may change it), made
+    by copying the face made once: two flat copies (the tile's fields, then its cost)."""
+    out = _FACES[tile_id].copy()
+    out["cost"] = out["cost"].copy()
+    return out
 
 
 def rounds(mode: str) -> int:

@@ -122,7 +122,6 @@ Example (public view, 2 players, classic, abridged)::
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engine.core.rng import Rng
@@ -130,8 +129,8 @@ from engine.quadropolis.actions import SIDE_NAMES
 from engine.quadropolis.final import allocations, ranks
 from engine.quadropolis.legal import legal_actions
 from engine.quadropolis.rules import legal_placements, slot_target, takes_nothing
-from engine.quadropolis.state import State
-from engine.quadropolis.tiles import TILES
+from engine.quadropolis.state import State, json_copy
+from engine.quadropolis.tiles import face
 
 
 def _space(state: State, r: int, c: int) -> dict[str, Any] | None:
@@ -140,14 +139,14 @@ def _space(state: State, r: int, c: int) -> dict[str, Any] | None:
         return None
     if not state.face_up[r][c]:
         return {"face_down": True}
-    return {"tile": TILES[tile].to_json()}
+    return {"tile": face(tile)}
 
 
-def _cell(stack: list[str]) -> dict[str, Any] | None:
-    if not stack:
-        return None
-    tiles = [TILES[t].to_json() for t in stack]
-    return {"type": tiles[-1]["type"], "floors": len(stack), "tiles": tiles, "top": tiles[-1]}
+def _cell(stack: list[str]) -> dict[str, Any]:
+    """A non-empty stack; ``top`` is the last of ``tiles`` itself, not a copy of it."""
+    tiles = [face(t) for t in stack]
+    top = tiles[-1]
+    return {"type": top["type"], "floors": len(stack), "tiles": tiles, "top": top}
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -157,7 +156,19 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     now = [a.total for a in allocations(state)]
     players = []
     for i, p in enumerate(state.players):
-        empty = sum(1 for row in p.city for stack in row if not stack)
+        # The city read once for its cells, empty spaces and tiles (issue 25).
+        city = []
+        empty = placed = 0
+        for row in p.city:
+            cells: list[dict[str, Any] | None] = []
+            for stack in row:
+                if stack:
+                    placed += len(stack)
+                    cells.append(_cell(stack))
+                else:
+                    empty += 1
+                    cells.append(None)
+            city.append(cells)
         players.append({
             "seat": i,
             "inhabitants": p.inhabitants,
@@ -165,9 +176,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "mayor": state.mayor == i,
             "architects": sorted(p.architects) if state.mode == "classic" else None,
             "empty_spaces": empty,
-            "tiles": sum(len(stack) for row in p.city for stack in row),
+            "tiles": placed,
             "score_now": now[i],
-            "city": [[_cell(stack) for stack in row] for row in p.city],
+            "city": city,
         })
     slots = []
     for s in state.slots:
@@ -190,7 +201,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         t = state.taken
         taken = {
             "seat": t["seat"], "architect": t["architect"], "slot": t["slot"],
-            "tile": TILES[str(t["tile"])].to_json(),
+            "tile": face(str(t["tile"])),
             "options": [a.text() for a in legal_placements(state, int(t["seat"]))],
         }
     site = [[_space(state, r, c) for c in range(5)] for r in range(5)]
@@ -214,7 +225,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "city_board": board.to_json(),
         "players": players,
         "taken": taken,
-        "last": copy.deepcopy(state.last),
+        "last": json_copy(state.last),
         "left_on_site": sum(1 for row in site for s in row if s is not None and "tile" in s),
         "face_down": sum(1 for row in site for s in row if s is not None and "face_down" in s),
         "final": final_view(state) if state.over else None,

@@ -1,0 +1,123 @@
+"""What a caller does with a view, a state's JSON or a state's copy stays with it.
+
+Views, the state's JSON and ``State.copy`` are made without ``copy.deepcopy`` (issue 25):
+the stacks of a city copied by hand, the last move by ``state.json_copy``, the tile faces
+copied from faces made once (``tiles.face``), the copy made field by field. Here seeded
+random games are played and, at every step, each view and each JSON handed out is
+vandalised all the way down (every list and dict changed): no later view, JSON or state
+may show it; a state read from a JSON, or copied, shares nothing with where it came from,
+and a copy equals the state read back from its JSON, field by field. The full comparison
+with the engine before this work is ``benchmarks/quadropolis_equivalence.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.core import Rng
+from engine.quadropolis import GAME
+from engine.quadropolis.state import State, json_copy
+from engine.quadropolis.tiles import TILES, face
+
+
+def vandalise(value: Any) -> None:
+    """Change every list and dict inside ``value``, at every depth."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            vandalise(inner)
+            if not isinstance(inner, (dict, list)):
+                value[key] = "vandal"
+        value["vandal"] = ["vandal"]
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            vandalise(inner)
+            if not isinstance(inner, (dict, list)):
+                value[i] = "vandal"
+        value.append(["vandal"])
+
+
+def dumped(value: Any) -> str:
+    return json.dumps(value)  # key order kept: it is part of what is compared
+
+
+def vandalise_state(st: State) -> None:
+    """Change every list and dict a state holds, and its players' numbers."""
+    for row in st.site:
+        row[0] = "vandal"
+    for row in st.face_up:
+        row[0] = not row[0]
+    vandalise(st.slots)
+    st.pool[9] = 9
+    vandalise(st.taken)
+    vandalise(st.last)
+    st.box.append("vandal")
+    st.discards.append("vandal")
+    for p in st.players:
+        for row in p.city:
+            for stack in row:
+                stack.append("1101")
+        p.architects.append(9)
+        p.inhabitants += 5
+
+
+def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
+    seen = {"last": 0, "taken": 0, "stacked": 0, "pool": 0}
+    for seed, options in ((0, {}), (1, {"mode": "expert", "squares": True})):
+        st = GAME.setup(4, options, seed)
+        rng = Rng.from_seed(seed)
+        while True:
+            seen["last"] += st.last is not None
+            seen["taken"] += st.taken is not None
+            seen["stacked"] += any(len(s) > 1 for p in st.players for r in p.city for s in r)
+            seen["pool"] += bool(st.pool)
+            state_json = dumped(GAME.state_to_json(st))
+            views = {seat: dumped(GAME.view(st, seat)) for seat in (None, 0, 1)}
+
+            for seat in views:
+                vandalise(GAME.view(st, seat))
+            vandalise(GAME.state_to_json(st))
+            copied = st.copy()
+            # Every field of every player, not only what the JSON shows (types included:
+            # the urbanist a tuple, the pool sorted by number).
+            read_back = GAME.state_from_json(GAME.state_to_json(st))
+            assert copied == read_back
+            assert list(copied.pool) == list(read_back.pool)
+            assert copied.urbanist == read_back.urbanist
+            vandalise_state(copied)
+            handed = GAME.state_to_json(st)
+            back = GAME.state_from_json(handed)
+            vandalise(handed)
+            vandalise_state(GAME.state_from_json(GAME.state_to_json(st)))
+
+            assert dumped(GAME.state_to_json(st)) == state_json
+            assert dumped(GAME.state_to_json(back)) == state_json
+            assert {seat: dumped(GAME.view(st, seat)) for seat in views} == views
+            assert {seat: dumped(GAME.view(back, seat)) for seat in views} == views
+
+            if GAME.outcome(st) is not None:
+                break
+            seat = min(GAME.pending(st).waiting)
+            legal = GAME.legal_actions(st, seat)
+            GAME.apply(st, seat, legal[rng.randbelow(len(legal))])
+    # What is copied by hand was met filled, so its copies were put to the test.
+    assert all(seen.values()), seen
+
+
+def test_a_face_is_the_tiles_json_and_a_new_one_each_time() -> None:
+    for tile_id, tile in TILES.items():
+        shown = face(tile_id)
+        assert dumped(shown) == dumped(tile.to_json())
+        vandalise(shown)
+        assert dumped(face(tile_id)) == dumped(tile.to_json())
+
+
+def test_json_copy_is_a_deep_copy_that_keeps_order_and_types() -> None:
+    value: Any = {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
+    copied = json_copy(value)
+    assert copied == value
+    assert dumped(copied) == dumped(value)
+    assert list(copied["a"]) == ["z", "y"]
+    assert copied["a"]["y"] == (1, [2]) and copied["a"]["y"][1] is not value["a"]["y"][1]
+    vandalise(copied)
+    assert value == {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
