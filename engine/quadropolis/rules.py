@@ -3,6 +3,7 @@ changes a move makes (take, move the Urbanist, place, gains, end of round)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.core.errors import IllegalAction, NotYourTurn
@@ -13,8 +14,10 @@ from engine.quadropolis.state import SITE, State
 from engine.quadropolis.tiles import TILES
 
 
+@cache
 def slot_target(slot: str, architect: int) -> tuple[int, int]:
-    """The site space that architect N at ``slot`` points at: the N-th from that end (L141)."""
+    """The site space that architect N at ``slot`` points at: the N-th from that end (L141).
+    Cached (a few hundred pairs at most): a seat's view asks it for every take (issue 25)."""
     side, line = slot[0], int(slot[1:])
     if side == "L":
         return line, architect

@@ -197,13 +197,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     else:
         architects = {"pool": {str(n): c for n, c in sorted(state.pool.items())}}
     taken: dict[str, Any] | None = None
+    placing: int | None = None  # the seat placing the tile taken, if it is its move
+    options: list[str] = []
     if state.taken is not None:
         t = state.taken
+        options = [a.text() for a in legal_placements(state, int(t["seat"]))]
         taken = {
             "seat": t["seat"], "architect": t["architect"], "slot": t["slot"],
-            "tile": face(str(t["tile"])),
-            "options": [a.text() for a in legal_placements(state, int(t["seat"]))],
+            "tile": face(str(t["tile"])), "options": options,
         }
+        if state.phase == "place" and state.to_play == int(t["seat"]):
+            placing = state.to_play
     site = [[_space(state, r, c) for c in range(5)] for r in range(5)]
     out: dict[str, Any] = {
         "game": "quadropolis",
@@ -230,7 +234,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "face_down": sum(1 for row in site for s in row if s is not None and "face_down" in s),
         "final": final_view(state) if state.over else None,
     }
-    if seat is not None and 0 <= seat < state.seats:
+    if seat is not None and seat == placing:
+        # Its legal moves are the placements listed above, none of them a take: not
+        # worked out a second time (issue 25), but a list of its own for the caller.
+        out["me"] = {"legal": list(options), "takes_nothing": []}
+    elif seat is not None and 0 <= seat < state.seats:
         legal = legal_actions(state, seat)
         out["me"] = {"legal": [a.text() for a in legal],
                      "takes_nothing": [a.text() for a in legal if takes_nothing(state, a)]}
