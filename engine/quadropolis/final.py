@@ -3,14 +3,29 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core.protocol import Outcome, ScoreLine, Standing, seat_name
 from engine.quadropolis.allocation import Allocation, allocate
-from engine.quadropolis.scoring import CATEGORIES, CATEGORY_OF, city_of
+from engine.quadropolis.scoring import CATEGORIES, CATEGORY_OF, city_from
 from engine.quadropolis.state import State
 
 
 def allocations(state: State) -> list[Allocation]:
-    return [allocate(city_of(state, seat)) for seat in range(state.seats)]
+    """Each seat's best allocation. Every view asks for every city's (issue 25): a city is
+    looked up by its stacks of tile ids, a key hashed in C, before a ``City`` (whose
+    buildings hash in Python) is made for ``allocate``'s own cache."""
+    return [
+        _allocation(state.mode, tuple([tuple(map(tuple, row)) for row in p.city]),
+                    p.inhabitants, p.energy)
+        for p in state.players
+    ]
+
+
+@lru_cache(maxsize=512)
+def _allocation(mode: str, stacks: tuple[tuple[tuple[str, ...], ...], ...], inhabitants: int,
+                energy: int) -> Allocation:
+    return allocate(city_from(mode, stacks, inhabitants, energy))
 
 
 def tie_key(a: Allocation) -> tuple[int, int, int]:

@@ -88,13 +88,20 @@ class City:
 
 def city_of(state: State, seat: int) -> City:
     player = state.players[seat]
+    return city_from(state.mode, player.city, player.inhabitants, player.energy)
+
+
+def city_from(
+    mode: str, stacks: Sequence[Sequence[Sequence[str]]], inhabitants: int, energy: int
+) -> City:
+    """The city of a player's stacks (``Player.city``: rows of stacks of tile ids)."""
     buildings = [
         _building(r + 1, c + 1, stack[-1], len(stack))
-        for r, row in enumerate(player.city)
+        for r, row in enumerate(stacks)
         for c, stack in enumerate(row)
         if stack
     ]
-    return City(state.mode, tuple(buildings), player.inhabitants, player.energy)
+    return City(mode, tuple(buildings), inhabitants, energy)
 
 
 @lru_cache(maxsize=4096)
