@@ -14,13 +14,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 
 
 def run(root: Path, program: str, games: int) -> list[dict[str, Any]]:
     """``program`` (Python source reading the game count from ``sys.argv[1]``) run with
     ``root``'s ``engine`` importable."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # The child imports ``equivalence_state`` from here, whichever engine it runs.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(HERE)])}
     out = subprocess.run([sys.executable, "-c", program, str(games)], cwd=root, env=env,
                          check=True, capture_output=True, text=True)
     return [json.loads(line) for line in out.stdout.splitlines()]

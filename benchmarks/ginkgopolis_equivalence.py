@@ -43,8 +43,7 @@ from engine.ginkgopolis.actions import (DraftCharacter, GiveTile, MoveToken, New
                                         PlayCard, RefillDone, TakeTile)
 from engine.ginkgopolis.cards import ALL_TILES, LETTERS
 
-def dump(value):
-    return json.dumps(value, sort_keys=False, default=repr)
+from equivalence_state import dump, state_digest
 
 def tries(rng):
     tile = lambda: ALL_TILES[rng.randbelow(len(ALL_TILES))]
@@ -75,20 +74,7 @@ def play(seed, seats, options):
     step = 0
     while True:
         h = hashlib.sha256()
-        h.update(dump(GAME.state_to_json(st)).encode())
-        h.update(dump(GAME.state_to_json(st.copy())).encode())
-        h.update(repr(GAME.pending(st)).encode())
-        h.update(repr(GAME.news_key(st)).encode())
-        h.update(repr(GAME.outcome(st)).encode())
-        back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(st))))
-        for seat in [None, *range(seats)]:
-            h.update(dump(GAME.view(back, seat)).encode())
-            h.update(dump(GAME.view(st, seat)).encode())
-            if seat is not None:
-                legal = GAME.legal_actions(back, seat)
-                h.update(dump([(a.text(), a.to_json()) for a in legal]).encode())
-                h.update(dump(GAME.state_to_json(GAME.scramble_hidden(st, seat, step)))
-                         .encode())
+        state_digest(GAME, st, seats, step, h)
         if GAME.outcome(st) is not None:
             steps.append(h.hexdigest())
             break

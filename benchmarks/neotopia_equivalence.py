@@ -40,8 +40,7 @@ from engine.core.errors import UrbanistError
 from engine.neotopia import GAME
 from engine.neotopia.actions import Build, Draw, Move, Place, Take, UseBonus
 
-def dump(value):
-    return json.dumps(value, sort_keys=False, default=repr)
+from equivalence_state import dump, state_digest
 
 def refusals(st, seat, rng):
     data = st.data
@@ -69,20 +68,7 @@ def play(seed, seats, options):
     step = 0
     while True:
         h = hashlib.sha256()
-        h.update(dump(GAME.state_to_json(st)).encode())
-        h.update(dump(GAME.state_to_json(st.copy())).encode())
-        h.update(repr(GAME.pending(st)).encode())
-        h.update(repr(GAME.news_key(st)).encode())
-        h.update(repr(GAME.outcome(st)).encode())
-        back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(st))))
-        for seat in [None, *range(seats)]:
-            h.update(dump(GAME.view(back, seat)).encode())
-            h.update(dump(GAME.view(st, seat)).encode())
-            if seat is not None:
-                legal = GAME.legal_actions(st, seat)
-                h.update(dump([(a.text(), a.to_json()) for a in legal]).encode())
-                h.update(dump(GAME.state_to_json(GAME.scramble_hidden(st, seat, step)))
-                         .encode())
+        state_digest(GAME, st, seats, step, h)
         if GAME.outcome(st) is not None:
             steps.append(h.hexdigest())
             break

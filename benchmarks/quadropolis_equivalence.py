@@ -41,8 +41,7 @@ from engine.core.errors import UrbanistError
 from engine.quadropolis import GAME
 from engine.quadropolis.actions import SLOTS, Discard, Place, Take
 
-def dump(value):
-    return json.dumps(value, sort_keys=False, default=repr)
+from equivalence_state import dump, state_digest
 
 def tries(rng):
     return [Take(rng.randbelow(7), SLOTS[rng.randbelow(len(SLOTS))]),
@@ -81,22 +80,7 @@ def play(seed, seats, options):
     step = 0
     while True:
         h = hashlib.sha256()
-        h.update(dump(GAME.state_to_json(st)).encode())
-        h.update(dump(GAME.state_to_json(st.copy())).encode())
-        h.update(repr(GAME.pending(st)).encode())
-        h.update(repr(GAME.news_key(st)).encode())
-        h.update(repr(GAME.outcome(st)).encode())
-        back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(st))))
-        h.update(dump(GAME.state_to_json(back)).encode())
-        for seat in [None, *range(seats)]:
-            h.update(dump(GAME.view(back, seat)).encode())
-            h.update(dump(GAME.view(st, seat)).encode())
-            if seat is not None:
-                legal = GAME.legal_actions(back, seat)
-                h.update(dump([(a.text(), a.to_json(), GAME.action_note(back, seat, a))
-                               for a in legal]).encode())
-                h.update(dump(GAME.state_to_json(GAME.scramble_hidden(st, seat, step)))
-                         .encode())
+        state_digest(GAME, st, seats, step, h)
         if GAME.outcome(st) is not None:
             steps.append(h.hexdigest())
             break
