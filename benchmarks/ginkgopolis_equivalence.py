@@ -35,15 +35,13 @@ OLD = "281ff32"
 
 # One child: plays the games and prints, per game, its per-step digests (JSON lines).
 PLAY = r"""
-import hashlib, json, sys
-from engine.core import Rng
-from engine.core.errors import UrbanistError
+import sys
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.actions import (DraftCharacter, GiveTile, MoveToken, NewHand,
                                         PlayCard, RefillDone, TakeTile)
 from engine.ginkgopolis.cards import ALL_TILES, LETTERS
 
-from equivalence_state import dump, state_digest
+from equivalence_state import play_all, refusals
 
 def tries(rng):
     tile = lambda: ALL_TILES[rng.randbelow(len(ALL_TILES))]
@@ -53,54 +51,17 @@ def tries(rng):
             MoveToken(letter, rng.randbelow(9) - 4, rng.randbelow(9) - 4),
             GiveTile(tile()), TakeTile(tile()), RefillDone()]
 
-def attempt(st, seat, action):
-    try:
-        events = GAME.apply(st, seat, action)
-        return ["ok", action.text(), [(e.kind, e.data, e.to) for e in events]]
-    except UrbanistError as error:
-        return [type(error).__name__, str(error), error.code, dict(error.params)]
+def probes(st, seat, rng):
+    return refusals(GAME, st, seat, tries(rng)[:: 1 + rng.randbelow(3)])
 
-def refusals(st, seat, rng):
-    out = []
-    for action in tries(rng)[:: 1 + rng.randbelow(3)]:
-        probe = GAME.state_from_json(GAME.state_to_json(st))
-        out.append(attempt(probe, seat, action) + [GAME.state_to_json(probe)])
-    return out
+def pick(st, seat, rng, legal):
+    action = legal[rng.randbelow(len(legal))]
+    return tries(rng)[rng.randbelow(9)] if rng.randbelow(8) == 0 else action
 
-def play(seed, seats, options):
-    st = GAME.setup(seats, options, seed)
-    rng = Rng.from_seed(seed * 7919 + seats)
-    steps = []
-    step = 0
-    while True:
-        h = hashlib.sha256()
-        state_digest(GAME, st, seats, step, h)
-        if GAME.outcome(st) is not None:
-            steps.append(h.hexdigest())
-            break
-        waiting = GAME.pending(st).waiting
-        seat = min(waiting)
-        h.update(dump(refusals(st, seat, rng)).encode())
-        if step % 5 == 0:
-            choice = GAME.ai("greedy").choose(st, seat, Rng.from_seed(step))
-            h.update(dump(choice.to_json()).encode())
-        legal = GAME.legal_actions(st, seat)
-        action = legal[rng.randbelow(len(legal))]
-        if rng.randbelow(8) == 0:
-            action = tries(rng)[rng.randbelow(9)]
-        h.update(dump(attempt(st, seat, action)).encode())
-        steps.append(h.hexdigest())
-        step += 1
-    return steps
-
-games = int(sys.argv[1])
 variants = [(4, {}), (3, {}), (2, {}), (5, {}), (1, {}), (4, {"strict_screens": True}),
             (3, {"characters": "intro"}), (1, {"expert_hal": True}),
             (5, {"strict_screens": True, "characters": "intro"})]
-for n in range(games):
-    seats, options = variants[n % len(variants)]
-    print(json.dumps({"game": n, "seats": seats, "options": options,
-                      "steps": play(n, seats, options)}), flush=True)
+play_all(GAME, variants, int(sys.argv[1]), probes=probes, pick=pick)
 """
 
 

@@ -34,72 +34,33 @@ OLD = "e20cd84"
 
 # One child: plays the games and prints, per game, its per-step digests (JSON lines).
 PLAY = r"""
-import hashlib, json, sys
-from engine.core import Rng
-from engine.core.errors import UrbanistError
+import sys
 from engine.neotopia import GAME
 from engine.neotopia.actions import Build, Draw, Move, Place, Take, UseBonus
 
-from equivalence_state import dump, state_digest
+from equivalence_state import play_all, refusals
 
-def refusals(st, seat, rng):
+def probes(st, seat, rng):
     data = st.data
     cells = list(data.cells)
     cards = list(data.cards)
-    tries = [Place(cells[rng.randbelow(len(cells))]), Draw(cards[rng.randbelow(len(cards))]),
-             Build(cards[rng.randbelow(len(cards))]), UseBonus("automation"),
-             Take(data.manufactures[rng.randbelow(len(data.manufactures))].id,
-                  data.colour_ids[rng.randbelow(len(data.colour_ids))])]
-    out = []
-    for action in tries:
-        probe = GAME.state_from_json(GAME.state_to_json(st))
-        try:
-            GAME.apply(probe, seat, action)
-            out.append(["ok", action.text(), dump(GAME.state_to_json(probe))])
-        except UrbanistError as error:
-            out.append([type(error).__name__, str(error), error.code, dump(dict(error.params)),
-                        dump(GAME.state_to_json(probe))])
-    return out
+    return refusals(GAME, st, seat, [
+        Place(cells[rng.randbelow(len(cells))]), Draw(cards[rng.randbelow(len(cards))]),
+        Build(cards[rng.randbelow(len(cards))]), UseBonus("automation"),
+        Take(data.manufactures[rng.randbelow(len(data.manufactures))].id,
+             data.colour_ids[rng.randbelow(len(data.colour_ids))])])
 
-def play(seed, seats, options):
-    st = GAME.setup(seats, options, seed)
-    rng = Rng.from_seed(seed * 7919 + seats)
-    steps = []
-    step = 0
-    while True:
-        h = hashlib.sha256()
-        state_digest(GAME, st, seats, step, h)
-        if GAME.outcome(st) is not None:
-            steps.append(h.hexdigest())
-            break
-        seat = min(GAME.pending(st).waiting)
-        h.update(dump(refusals(st, seat, rng)).encode())
-        if step % 5 == 0:
-            choice = GAME.ai("greedy").choose(st, seat, Rng.from_seed(step))
-            h.update(dump(choice.to_json()).encode())
-        legal = GAME.legal_actions(st, seat)
-        action = legal[rng.randbelow(len(legal))]
-        if isinstance(action, Take) and rng.randbelow(3) == 0:
-            # The typed shortcut, to a cell it may or may not reach.
-            cells = [c for c in st.data.cells]
-            action = Move(action.source, action.colour, cells[rng.randbelow(len(cells))])
-        try:
-            events = GAME.apply(st, seat, action)
-            h.update(dump([(e.kind, e.data, e.to) for e in events]).encode())
-        except UrbanistError as error:
-            h.update(dump([type(error).__name__, str(error), error.code,
-                           dict(error.params)]).encode())
-        steps.append(h.hexdigest())
-        step += 1
-    return steps
+def pick(st, seat, rng, legal):
+    action = legal[rng.randbelow(len(legal))]
+    if isinstance(action, Take) and rng.randbelow(3) == 0:
+        # The typed shortcut, to a cell it may or may not reach.
+        cells = list(st.data.cells)
+        action = Move(action.source, action.colour, cells[rng.randbelow(len(cells))])
+    return action
 
-games = int(sys.argv[1])
 variants = [(4, {}), (3, {}), (2, {}), (4, {"mirror": True}),
             (4, {"second_lap_bonus": True}), (3, {"mirror": True, "second_lap_bonus": True})]
-for n in range(games):
-    seats, options = variants[n % len(variants)]
-    print(json.dumps({"game": n, "seats": seats, "options": options,
-                      "steps": play(n, seats, options)}), flush=True)
+play_all(GAME, variants, int(sys.argv[1]), probes=probes, pick=pick)
 """
 
 

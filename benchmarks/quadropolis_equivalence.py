@@ -35,13 +35,12 @@ OLD = "d32fea1"
 
 # One child: plays the games and prints, per game, its per-step digests (JSON lines).
 PLAY = r"""
-import hashlib, json, sys
-from engine.core import Rng
+import sys
 from engine.core.errors import UrbanistError
 from engine.quadropolis import GAME
 from engine.quadropolis.actions import SLOTS, Discard, Place, Take
 
-from equivalence_state import dump, state_digest
+from equivalence_state import play_all, refusals
 
 def tries(rng):
     return [Take(rng.randbelow(7), SLOTS[rng.randbelow(len(SLOTS))]),
@@ -51,13 +50,6 @@ def tries(rng):
 
 TEXTS = ["A3@L4", "r2c3", "discard", "a9@x1", "r9c9", "hello", "3@T2", "2,3", "", "A1@"]
 
-def attempt(st, seat, action):
-    try:
-        events = GAME.apply(st, seat, action)
-        return ["ok", action.text(), [(e.kind, e.data, e.to) for e in events]]
-    except UrbanistError as error:
-        return [type(error).__name__, str(error), error.code, dict(error.params)]
-
 def parsed(st, seat, text):
     try:
         action = GAME.parse_action(st, seat, text)
@@ -65,47 +57,18 @@ def parsed(st, seat, text):
     except UrbanistError as error:
         return [type(error).__name__, str(error), error.code, dict(error.params)]
 
-def refusals(st, seat, rng):
-    out = []
-    for action in tries(rng)[:: 1 + rng.randbelow(3)]:
-        probe = GAME.state_from_json(GAME.state_to_json(st))
-        out.append(attempt(probe, seat, action) + [GAME.state_to_json(probe)])
-    out.append(parsed(st, seat, TEXTS[rng.randbelow(len(TEXTS))]))
-    return out
+def probes(st, seat, rng):
+    out = refusals(GAME, st, seat, tries(rng)[:: 1 + rng.randbelow(3)])
+    return [*out, parsed(st, seat, TEXTS[rng.randbelow(len(TEXTS))])]
 
-def play(seed, seats, options):
-    st = GAME.setup(seats, options, seed)
-    rng = Rng.from_seed(seed * 7919 + seats)
-    steps = []
-    step = 0
-    while True:
-        h = hashlib.sha256()
-        state_digest(GAME, st, seats, step, h)
-        if GAME.outcome(st) is not None:
-            steps.append(h.hexdigest())
-            break
-        seat = min(GAME.pending(st).waiting)
-        h.update(dump(refusals(st, seat, rng)).encode())
-        if step % 5 == 0:
-            choice = GAME.ai("greedy").choose(st, seat, Rng.from_seed(step))
-            h.update(dump(choice.to_json()).encode())
-        legal = GAME.legal_actions(st, seat)
-        action = legal[rng.randbelow(len(legal))]
-        if rng.randbelow(8) == 0:
-            action = tries(rng)[rng.randbelow(5)]
-        h.update(dump(attempt(st, seat, action)).encode())
-        steps.append(h.hexdigest())
-        step += 1
-    return steps
+def pick(st, seat, rng, legal):
+    action = legal[rng.randbelow(len(legal))]
+    return tries(rng)[rng.randbelow(5)] if rng.randbelow(8) == 0 else action
 
-games = int(sys.argv[1])
 variants = [(4, {}), (4, {"mode": "expert"}), (3, {"squares": True}), (2, {}),
             (4, {"mode": "expert", "squares": True}), (3, {"mode": "expert"}),
             (2, {"mode": "expert", "squares": True})]
-for n in range(games):
-    seats, options = variants[n % len(variants)]
-    print(json.dumps({"game": n, "seats": seats, "options": options,
-                      "steps": play(n, seats, options)}), flush=True)
+play_all(GAME, variants, int(sys.argv[1]), probes=probes, pick=pick)
 """
 
 
