@@ -11,32 +11,12 @@ comparison with the engine before this work is ``benchmarks/ginkgopolis_equivale
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.core import Rng
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.state import State, json_copy
-
-
-def vandalise(value: Any) -> None:
-    """Change every list and dict inside ``value``, at every depth."""
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            vandalise(inner)
-            if not isinstance(inner, (dict, list)):
-                value[key] = "vandal"
-        value["vandal"] = ["vandal"]
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            vandalise(inner)
-            if not isinstance(inner, (dict, list)):
-                value[i] = "vandal"
-        value.append(["vandal"])
-
-
-def dumped(value: Any) -> str:
-    return json.dumps(value)  # key order kept: it is part of what is compared
+from tests.engine.vandal import dumped, vandalise
 
 
 def vandalise_state(st: State) -> None:

@@ -12,33 +12,13 @@ with the engine before this work is ``benchmarks/quadropolis_equivalence.py``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.core import Rng
 from engine.quadropolis import GAME
 from engine.quadropolis.state import State, json_copy
 from engine.quadropolis.tiles import TILES, face
-
-
-def vandalise(value: Any) -> None:
-    """Change every list and dict inside ``value``, at every depth."""
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            vandalise(inner)
-            if not isinstance(inner, (dict, list)):
-                value[key] = "vandal"
-        value["vandal"] = ["vandal"]
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            vandalise(inner)
-            if not isinstance(inner, (dict, list)):
-                value[i] = "vandal"
-        value.append(["vandal"])
-
-
-def dumped(value: Any) -> str:
-    return json.dumps(value)  # key order kept: it is part of what is compared
+from tests.engine.vandal import dumped, vandalise
 
 
 def vandalise_state(st: State) -> None:
