@@ -51,16 +51,43 @@ def claim_outbox(conn: sqlite3.Connection, table_id: int, now: float) -> list[Ou
     a crash from here on leaves them in doubt rather than forgotten. Empty when nothing
     is due: held news alone waits for its round."""
     with Transaction(conn):
-        rows = conn.execute(
-            "SELECT * FROM outbox WHERE table_id = ? AND (state = 'held' OR "
-            "(state IN ('pending', 'sending') AND due_at <= ?)) ORDER BY id",
-            (table_id, now)).fetchall()
-        if not any(r["state"] != "held" for r in rows):
-            return []
-        claimed = [outbox_from_row(r) for r in rows]
-        conn.executemany(
-            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
-            [(r.id,) for r in claimed if r.state != "held"])
+        claimed = _claim_stored(conn, table_id, now)
+    return claimed if any(r.state != "held" for r in claimed) else []
+
+
+def insert_claimed(conn: sqlite3.Connection, table_id: int, rows: list[OutboxRow],
+                   now: float) -> list[OutboxRow]:
+    """``insert_outbox`` then ``claim_outbox`` at ``now``, as one (in a save's
+    transaction): the rows already there claimed, then this save's written as the claim
+    leaves them (a row due ``sending``, one attempt), not written and changed again.
+    The answer is the claim's: the rows as they were before it, a new one ``pending``
+    with its id."""
+    claimed = _claim_stored(conn, table_id, now)
+    for row in rows:
+        due = row.state in ("pending", "sending") and row.due_at <= now
+        payload = with_table_id(row.payload, table_id)
+        (row_id,) = conn.execute(
+            "INSERT INTO outbox (table_id, version, seat, payload, state, attempts, due_at, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (table_id, row.version, row.seat, canonical(payload),
+             "sending" if due else row.state, 1 if due else 0, row.due_at,
+             row.created_at)).fetchone()
+        if due or row.state == "held":
+            claimed.append(OutboxRow(id=row_id, table_id=table_id, version=row.version,
+                                     seat=row.seat, payload=payload, state=row.state,
+                                     due_at=row.due_at, created_at=row.created_at))
+    return claimed if any(r.state != "held" for r in claimed) else []
+
+
+def _claim_stored(conn: sqlite3.Connection, table_id: int, now: float) -> list[OutboxRow]:
+    rows = conn.execute(
+        "SELECT * FROM outbox WHERE table_id = ? AND (state = 'held' OR "
+        "(state IN ('pending', 'sending') AND due_at <= ?)) ORDER BY id",
+        (table_id, now)).fetchall()
+    claimed = [outbox_from_row(r) for r in rows]
+    conn.executemany(
+        "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+        [(r.id,) for r in claimed if r.state != "held"])
     return claimed
 
 

@@ -19,7 +19,7 @@ from bot.store.records import (
     VersionConflict,
     canonical,
 )
-from bot.store.sqlite_outbox import claim_outbox, insert_outbox
+from bot.store.sqlite_outbox import insert_claimed, insert_outbox
 from bot.store.sqlite_rows import (
     TABLE_COLUMNS,
     TABLE_PLACEHOLDERS,
@@ -153,14 +153,18 @@ def write_save(conn: sqlite3.Connection, table: TableRecord, expected_version: i
              action.public_text, canonical(action.events), action.source,
              action.actor_id, action.at),
         )
-    insert_outbox(conn, table.id, outbox)
+    # The delivery worker's claim, in this transaction rather than one of its own: one
+    # sync of the journal an action instead of two (see ``Store.save``).
+    claimed: list[OutboxRow] = []
+    if claim_at is None:
+        insert_outbox(conn, table.id, outbox)
+    else:
+        claimed = insert_claimed(conn, table.id, outbox, claim_at)
     if ratings is not None:
         settle_game(conn, ratings)
     if ride is not None:
         ride(conn)  # a front end's rows, in this transaction (bot.store.riders)
-    # The delivery worker's claim, in this transaction rather than one of its own: one
-    # sync of the journal an action instead of two (see ``Store.save``).
-    return [] if claim_at is None else claim_outbox(conn, table.id, claim_at)
+    return claimed
 
 
 def settle_game(conn: sqlite3.Connection, game: RatedGame) -> None:
