@@ -5,6 +5,7 @@ any of it would show it (issue 25: the views and JSON are made without deepcopy)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 
@@ -26,3 +27,19 @@ def vandalise(value: Any) -> None:
 
 def dumped(value: Any) -> str:
     return json.dumps(value)  # key order kept: it is part of what is compared
+
+
+def assert_handed_out_stays_out(game: Any, st: Any, views: dict[Any, str], state_json: str,
+                                vandalise_state: Callable[[Any], None]) -> None:
+    """A state's JSON handed out, and a state read back from it, share nothing with
+    ``st``: vandalised, neither changes ``st``'s JSON or views (``state_json``, ``views``:
+    as they were before), nor does the state read back lose them."""
+    handed = game.state_to_json(st)
+    back = game.state_from_json(handed)
+    vandalise(handed)
+    vandalise_state(game.state_from_json(game.state_to_json(st)))
+
+    assert dumped(game.state_to_json(st)) == state_json
+    assert dumped(game.state_to_json(back)) == state_json
+    assert {seat: dumped(game.view(st, seat)) for seat in views} == views
+    assert {seat: dumped(game.view(back, seat)) for seat in views} == views

@@ -16,7 +16,7 @@ from typing import Any
 from engine.core import Rng
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.state import State, json_copy
-from tests.engine.vandal import dumped, vandalise
+from tests.engine.vandal import assert_handed_out_stays_out, dumped, vandalise
 
 
 def vandalise_state(st: State) -> None:
@@ -52,15 +52,7 @@ def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
             copied = st.copy()
             assert copied == st  # every field of every player and building, not only JSON
             vandalise_state(copied)
-            handed = GAME.state_to_json(st)
-            back = GAME.state_from_json(handed)
-            vandalise(handed)
-            vandalise_state(GAME.state_from_json(GAME.state_to_json(st)))
-
-            assert dumped(GAME.state_to_json(st)) == state_json
-            assert dumped(GAME.state_to_json(back)) == state_json
-            assert {seat: dumped(GAME.view(st, seat)) for seat in views} == views
-            assert {seat: dumped(GAME.view(back, seat)) for seat in views} == views
+            assert_handed_out_stays_out(GAME, st, views, state_json, vandalise_state)
 
             seat = min(GAME.pending(st).waiting)
             legal = GAME.legal_actions(st, seat)

@@ -18,7 +18,7 @@ from engine.core import Rng
 from engine.quadropolis import GAME
 from engine.quadropolis.state import State, json_copy
 from engine.quadropolis.tiles import TILES, face
-from tests.engine.vandal import dumped, vandalise
+from tests.engine.vandal import assert_handed_out_stays_out, dumped, vandalise
 
 
 def vandalise_state(st: State) -> None:
@@ -65,15 +65,7 @@ def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
             assert list(copied.pool) == list(read_back.pool)
             assert copied.urbanist == read_back.urbanist
             vandalise_state(copied)
-            handed = GAME.state_to_json(st)
-            back = GAME.state_from_json(handed)
-            vandalise(handed)
-            vandalise_state(GAME.state_from_json(GAME.state_to_json(st)))
-
-            assert dumped(GAME.state_to_json(st)) == state_json
-            assert dumped(GAME.state_to_json(back)) == state_json
-            assert {seat: dumped(GAME.view(st, seat)) for seat in views} == views
-            assert {seat: dumped(GAME.view(back, seat)) for seat in views} == views
+            assert_handed_out_stays_out(GAME, st, views, state_json, vandalise_state)
 
             if GAME.outcome(st) is not None:
                 break
