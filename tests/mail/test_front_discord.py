@@ -6,20 +6,14 @@ channel reads the news, the mail player reads it by mail and plays by reply."""
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
-import simcord
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "bot" / "discord"), str(HERE.parent / "bot")]
 
-from mailworld import mail_bot, two_players  # type: ignore[import-not-found]  # noqa: E402
+import mailworld  # type: ignore[import-not-found]  # noqa: E402
 from simtable import World, open_table, simcord_marker  # type: ignore[import-not-found]  # noqa: E402
 
-from bot.clock import FakeClock  # noqa: E402
-from bot.discord import UrbanistBot  # noqa: E402
 from bot.discord.notifier import DiscordNotifier  # noqa: E402
 from bot.service.routing import RoutingNotifier  # noqa: E402
 from tests.mail.front_helpers import (  # noqa: E402
@@ -34,27 +28,7 @@ pytestmark = simcord_marker
 ANN = "ann@example.net"
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def sender() -> MemorySender:
-    return MemorySender()
-
-
-@pytest.fixture
-async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
-    return await mail_bot(tmp_path, clock, sender)
-
-
-@pytest.fixture
-async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
-                tmp_path: Path) -> AsyncIterator[World]:
-    w = two_players(simcord_env, simcord_bot, clock, tmp_path)
-    yield w
-    await w.bot.shutdown()
+clock, sender, simcord_bot, world = mailworld.FIXTURES  # the world's fixtures
 
 
 async def test_a_discord_table_seats_a_mail_player(world: World,

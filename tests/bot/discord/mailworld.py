@@ -6,9 +6,11 @@ Shared by the tests of mixed tables (tests/mail/test_front_discord.py) and of
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
+import pytest
 import simcord
 from simtable import World
 
@@ -44,3 +46,31 @@ def two_players(env: simcord.Env, bot: UrbanistBot, clock: FakeClock,
     mod = guild.add_member(env.create_user("mo", global_name="Mo"), roles=[mods])
     return World(env, bot, clock, tmp_path / "urbanist.sqlite3", guild, channel, people,
                  spectator, mod)
+
+
+# The fixtures of a test module played in this world; the module takes them with
+# ``clock, sender, simcord_bot, world = mailworld.FIXTURES``.
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def sender() -> MemorySender:
+    return MemorySender()
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
+    return await mail_bot(tmp_path, clock, sender)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
+                tmp_path: Path) -> AsyncIterator[World]:
+    w = two_players(simcord_env, simcord_bot, clock, tmp_path)
+    yield w
+    await w.bot.shutdown()
+
+
+FIXTURES = (clock, sender, simcord_bot, world)

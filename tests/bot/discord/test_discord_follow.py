@@ -5,17 +5,13 @@ the channel; refusals say why, in the table's language, except for a table nobod
 may know of (unknown, private, another server's), which all get the same answer."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from email.message import EmailMessage
-from pathlib import Path
 
+import mailworld
 import pytest
 import simcord
-from mailworld import mail_bot, two_players
 from simtable import World, custom_ids, open_table, simcord_marker
 
-from bot.clock import FakeClock
-from bot.discord import UrbanistBot
 from bot.service import Actor
 from bot.store import pages
 from tests.mail.front_helpers import MemorySender, command_mail, reply, text_of
@@ -24,27 +20,7 @@ pytestmark = simcord_marker
 ANN = "ann@example.net"
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def sender() -> MemorySender:
-    return MemorySender()
-
-
-@pytest.fixture
-async def simcord_bot(tmp_path: Path, clock: FakeClock, sender: MemorySender) -> UrbanistBot:
-    return await mail_bot(tmp_path, clock, sender)
-
-
-@pytest.fixture
-async def world(simcord_env: simcord.Env, simcord_bot: UrbanistBot, clock: FakeClock,
-                tmp_path: Path) -> AsyncIterator[World]:
-    w = two_players(simcord_env, simcord_bot, clock, tmp_path)
-    yield w
-    await w.bot.shutdown()
+clock, sender, simcord_bot, world = mailworld.FIXTURES  # the world's fixtures
 
 
 # What only Ann's decision mails say (Ginkgopolis: the characters in her hand, her moves).
