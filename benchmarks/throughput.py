@@ -198,7 +198,7 @@ async def main() -> None:
             wall, cpu, actions = await service_round(service, args, tables)
             await service.delivery.idle()
             rate = actions / wall
-            recorded = saves[before:] or saves
+            recorded = [w.settle() for w in saves[before:] or saves]
             raw = (await floor.rate(recorded, args.seconds) if isinstance(floor, PgPoolFloor)
                    else await floor_round(floor, recorded, args.seconds))
             rates.append(rate)
