@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.service.decisions import CHANGEABLE, decision_keys
-from bot.service.fill import OPTIONS, VIEW, filled, options_of
+from bot.service.fill import OPTIONS, VIEW, filled, options_at
 from bot.service.live import LiveTable
 from bot.service.notifications import TABLE, FileSpec, Notification
 from bot.service.values import Prompt
@@ -61,7 +61,7 @@ def prompt_for(live: LiveTable, seat: int, *, options: bool = True) -> Prompt:
     if live.state is None or live.record.status != "running":
         return Prompt(live.id, seat, live.record.version, None, (), None)
     decision = decision_keys(live.game, live.state).get(seat)
-    moves = tuple(options_of(live.game, live.state, seat)) if options else ()
+    moves = tuple(options_at(live, seat)) if options else ()
     return Prompt(live.id, seat, version, decision, moves, live.deadline_of(seat))
 
 

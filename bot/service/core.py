@@ -83,7 +83,8 @@ class ServiceCore:
         self._cache = TableCache(cache_size)
         # The states the owed messages are made from at send time (``fill``).
         self._recent = RecentStates()
-        self._filler = Filler(self._recent, self.get_game, self._state_at, self._table_facts)
+        self._filler = Filler(self._recent, self.get_game, self._state_at, self._table_facts,
+                              current=self._current)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._lock_map.get(table_id)
@@ -157,6 +158,7 @@ class ServiceCore:
             claimed, claim_at = [], None
         live.record, live.seats, live.timers, live.state = (
             staged.record, staged.seats, staged.timers, staged.state)
+        live.moving = False
         if any(row.payload.get("fill") for row in rows):
             self._recent.remember(live.id, record.version, record.snapshot)
         if rows:
@@ -207,6 +209,12 @@ class ServiceCore:
             return None
         return (stored is not None and stored.rev == record.rev + 1
                 and dataclasses.replace(stored, rev=record.rev) == record)
+
+    def _current(self, table_id: int, version: int) -> LiveTable | None:
+        """The cached table when its state in memory is the state of ``version`` (the
+        state at a version is the same in every process: no check of ``rev`` needed)."""
+        live = self._cache.peek(table_id)
+        return live if live is not None and live.state_at(version) is not None else None
 
     async def _state_at(self, table_id: int, version: int) -> tuple[Game[Any], Any] | None:
         """The table's state at ``version``, read back: its snapshot when the table is

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.service.decisions import decision_keys
+from bot.service.live import LiveTable
 from bot.service.notifications import TABLE, Notification
 from bot.service.values import Option
 from engine.core import Game
@@ -39,6 +40,8 @@ TABLE_KEYS = ("names", "status", "host_id")
 StateKey = tuple[int, int]
 Loader = Callable[[int, int], Awaitable[tuple[Game[Any], Any] | None]]
 FactsLoader = Callable[[int], Awaitable[dict[str, Any] | None]]
+# The live table when its state in memory is the state of that version (no parse).
+Current = Callable[[int, int], LiveTable | None]
 
 
 class RecentStates:
@@ -84,13 +87,29 @@ def options_of(game: Game[Any], state: Any, seat: int) -> list[Option]:
             for a in game.legal_actions(state, seat)]
 
 
-def made_parts(game: Game[Any], state: Any, seat: int | None,
-               parts: Sequence[str]) -> dict[str, Any]:
+def options_at(live: LiveTable, seat: int) -> list[Option]:
+    """``options_of`` the live table's state, made once per seat and version: the prompt
+    a player asks for and the message that shows the same moves share them."""
+    version = live.record.version
+    if live.state_at(version) is None:
+        return options_of(live.game, live.state, seat)
+    if live.menus_version != version:
+        live.menus, live.menus_version = {}, version
+    menu = live.menus.get(seat)
+    if menu is None:
+        menu = live.menus[seat] = options_of(live.game, live.state, seat)
+    return menu
+
+
+def made_parts(game: Game[Any], state: Any, seat: int | None, parts: Sequence[str],
+               live: LiveTable | None = None) -> dict[str, Any]:
+    """The parts of a message to ``seat``; ``live``: the live table ``state`` is of."""
     made: dict[str, Any] = {}
     if VIEW in parts:
         made[VIEW] = game.view(state, seat)
     if OPTIONS in parts and seat is not None:
-        made[OPTIONS] = [o.to_json() for o in options_of(game, state, seat)]
+        moves = options_at(live, seat) if live is not None else options_of(game, state, seat)
+        made[OPTIONS] = [o.to_json() for o in moves]
     return made
 
 
@@ -129,8 +148,10 @@ class Filler:
     """Makes the parts of a batch of notifications, each state parsed once."""
 
     def __init__(self, recent: RecentStates, get_game: Callable[[str], Game[Any]],
-                 load: Loader, facts: FactsLoader, *, memo: int = 512) -> None:
+                 load: Loader, facts: FactsLoader, *, current: Current | None = None,
+                 memo: int = 512) -> None:
         self.recent = recent
+        self.current = current
         self.get_game = get_game
         self.load = load
         self.facts = facts
@@ -168,6 +189,12 @@ class Filler:
         if made is not None:
             self._memo.move_to_end(key)
             return made
+        live = self.current(n.table_id, n.version) if self.current is not None else None
+        if live is not None:
+            # Made at once, with no await between: the table's next action changes this
+            # state in place.
+            made = made_parts(live.game, live.state, n.seat, parts, live)
+            return self._kept(key, made)
         where = (n.table_id, n.version)
         if where not in states:
             states[where] = await self._state(n)
@@ -175,7 +202,11 @@ class Filler:
         if found is None:
             raise LookupError(f"table {n.table_id} has no state at v{n.version}")
         game, state = found
-        made = self._memo[key] = made_parts(game, state, n.seat, parts)
+        return self._kept(key, made_parts(game, state, n.seat, parts))
+
+    def _kept(self, key: tuple[int, int, int | None, tuple[str, ...]],
+              made: dict[str, Any]) -> dict[str, Any]:
+        self._memo[key] = made
         while len(self._memo) > self.memo_size:
             self._memo.popitem(last=False)
         return made

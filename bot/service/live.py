@@ -20,6 +20,19 @@ class LiveTable:
     game: Game[Any]
     state: Any = None  # the engine state; None in the lobby
     extra: dict[str, Any] = field(default_factory=dict)
+    # True from the moment an action is applied to ``state`` (in place) until its commit
+    # has moved ``record`` on: meanwhile ``state`` is not the state of ``record.version``.
+    moving: bool = False
+    # The seats' menus at ``record.version`` (``fill.options_at``), made once for the
+    # prompt and the message that shows the same moves.
+    menus: dict[int, list[Any]] = field(default_factory=dict)
+    menus_version: int = -1
+
+    def state_at(self, version: int) -> Any:
+        """The engine state when it is the state of ``version``, else None."""
+        if self.moving or self.state is None or self.record.version != version:
+            return None
+        return self.state
 
     @property
     def id(self) -> int:

@@ -113,6 +113,7 @@ class TurnVerbs(Queries):
         round_before = self._round(live)
         action_note = compose.action_note(live, seat, action)
         events = game.apply(state, seat, action)
+        live.moving = True  # until the commit moves the record on (or the table is dropped)
         try:
             now = self.clock.now()
             version = old.version + 1

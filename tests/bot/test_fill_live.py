@@ -1,0 +1,127 @@
+"""A message's parts made from the live table's state (issue 25).
+
+The delivery makes a message's view and menu from the state of the message's version.
+When the cached table still holds that very state in memory, it is used as it is, not
+parsed again from the snapshot; the seat's menu is made once for the message and the
+prompt that show the same moves. Neither may change a byte of what a player reads, and a
+state an action is being applied to (in place, before its commit) is never used."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import HOST, PLAYERS
+from test_delivery_claims import task_world
+
+from bot.clock import FakeClock
+from bot.service import TableService, TableSettings
+from bot.service.fill import TABLE_KEYS, Filler, options_of
+from bot.service.live import LiveTable
+from bot.store.records import TableRecord
+from engine.core.registry import get_game
+
+GAMES = ["ginkgopolis", "quadropolis", "neotopia", "skybridge"]
+
+
+def spy_on_current(filler: Filler) -> list[bool]:
+    """Each lookup of the live state: whether it was found."""
+    found: list[bool] = []
+    current = filler.current
+    assert current is not None
+
+    def spied(table_id: int, version: int) -> LiveTable | None:
+        live = current(table_id, version)
+        found.append(live is not None)
+        return live
+
+    filler.current = spied
+    return found
+
+
+async def play(service: TableService, game: str, *, actions: int, seed: int) -> int:
+    """Two players and two bots; the delivery now and then lags several actions behind,
+    so that some messages are made after their table moved on."""
+    info = await service.create(HOST, game, settings=TableSettings(seat_order="join"),
+                                seed=seed, channel_id="c1")
+    await service.join(info.id, PLAYERS[1])
+    for _ in range(2):
+        await service.add_bot(info.id, HOST, ai_kind="random")
+    await service.start(info.id, HOST)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        now = await service.info(info.id)
+        humans = [s for s in now.waiting if s < 2]
+        if now.status != "running" or not humans:
+            break
+        seat = min(humans)
+        prompt = await service.prompt(info.id, PLAYERS[seat])
+        option = prompt.options[rng.randrange(len(prompt.options))]
+        await service.act(info.id, PLAYERS[seat], option.json, version=prompt.version)
+        if rng.random() < 0.6:
+            await service.delivery.idle()
+    await service.delivery.idle()
+    return info.id
+
+
+async def offered(db: Path, game: str, *, live_states: bool) -> tuple[list[Any], list[bool]]:
+    async with task_world(db, FakeClock()) as (_, service, notifier):
+        found = spy_on_current(service._filler)
+        if not live_states:
+            service._filler.current = None
+        await play(service, game, actions=40, seed=11)
+        await service.close()
+    # The table's facts (``TABLE_KEYS``) are read as they are when a message goes out,
+    # which depends on when the delivery task ran; all else is of the message's version.
+    return [(n.outbox_id, n.seat, n.template,
+             {k: v for k, v in n.context.items() if k not in TABLE_KEYS})
+            for n in notifier.offered], found
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_messages_made_from_the_live_state_read_as_from_the_snapshot(
+        tmp_path: Path, game: str) -> None:
+    live, found = await offered(tmp_path / "live.sqlite3", game, live_states=True)
+    parsed, unused = await offered(tmp_path / "parsed.sqlite3", game, live_states=False)
+    assert not unused
+    assert len(live) > 20
+    # Both paths were taken: the live state mostly, the snapshot once the table moved on.
+    assert found.count(True) > 10
+    assert live == parsed
+
+
+def _live(game: str = "skybridge") -> LiveTable:
+    engine = get_game(game)
+    record = TableRecord(game=game, options={}, seed=3, host_id="u0", max_seats=2,
+                         created_at=1.0, updated_at=1.0, version=5, status="running")
+    return LiveTable(record, [], [], engine, engine.setup(2, {}, 3))
+
+
+def test_a_state_being_changed_or_of_another_version_is_not_the_versions_state() -> None:
+    live = _live()
+    assert live.state_at(5) is live.state
+    assert live.state_at(4) is None
+    live.moving = True  # an action applied in place, its commit not yet landed
+    assert live.state_at(5) is None
+
+
+def test_a_seats_menu_is_made_once_per_version_and_never_outlives_it() -> None:
+    from bot.service.fill import options_at
+
+    live = _live()
+    seat = min(live.game.pending(live.state).waiting)
+    menu = options_at(live, seat)
+    assert menu == options_of(live.game, live.state, seat) and menu
+    assert options_at(live, seat) is menu  # the same list: made once
+    # The table moves on: the next menu is made from the new state, not the memo.
+    action = live.game.legal_actions(live.state, seat)[0]
+    live.game.apply(live.state, seat, action)
+    live.moving = True
+    waiting = min(live.game.pending(live.state).waiting)
+    assert options_at(live, waiting) == options_of(live.game, live.state, waiting)
+    live.moving = False
+    live.record.version = 6
+    fresh = options_at(live, waiting)
+    assert fresh is not menu and fresh == options_of(live.game, live.state, waiting)
