@@ -9,24 +9,37 @@ outer cells included. Extra elements around it do not matter.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cache
 
 from engine.neotopia.data import DataSet, dataset, rotations
 
+# One orientation of a pattern, normalised to start at (0, 0): its cells' (dq, dr, colour).
+Shape = tuple[tuple[int, int, str], ...]
 # One orientation of a pattern, relative to one of its cells: the other cells'
 # (dq, dr, colour).
 Anchored = tuple[tuple[int, int, str], ...]
+Pattern = tuple[tuple[int, int, str], ...]
+
+# Kept by what decides them, the grid, the option and the pattern itself, not by the data
+# set's name and the card's id: a data set edited and loaded again under the same name
+# gets its own (a few hundred entries for a data set, at most).
+_SHAPES: dict[tuple[str, bool, Pattern], tuple[Shape, ...]] = {}
+_ANCHORED: dict[tuple[str, bool, Pattern, str], tuple[Anchored, ...]] = {}
 
 
-@cache
-def orientations(name: str, card_id: str, mirror: bool
-                 ) -> tuple[tuple[tuple[int, int, str], ...], ...]:
+def shapes(data: DataSet, card_id: str, mirror: bool) -> tuple[Shape, ...]:
     """Every distinct orientation of the card's pattern, normalised to start at (0, 0)."""
-    data = dataset(name)
     pattern = data.cards[card_id].pattern
-    out: list[tuple[tuple[int, int, str], ...]] = []
+    key = (data.grid, mirror, pattern)
+    found = _SHAPES.get(key)
+    if found is None:
+        found = _SHAPES[key] = _shapes(data.grid, pattern, mirror)
+    return found
+
+
+def _shapes(grid: str, pattern: Pattern, mirror: bool) -> tuple[Shape, ...]:
+    out: list[Shape] = []
     seen: set[frozenset[tuple[int, int, str]]] = set()
-    for f in rotations(data.grid, mirror):
+    for f in rotations(grid, mirror):
         cells = [(*f((p[0], p[1])), p[2]) for p in pattern]
         q0, r0 = cells[0][0], cells[0][1]
         shape = tuple((q - q0, r - r0, c) for q, r, c in cells)
@@ -38,16 +51,27 @@ def orientations(name: str, card_id: str, mirror: bool
     return tuple(out)
 
 
-@cache
-def anchored(name: str, card_id: str, colour: str, mirror: bool) -> tuple[Anchored, ...]:
+def orientations(name: str, card_id: str, mirror: bool) -> tuple[Shape, ...]:
+    """``shapes`` of the data set a table names (as last loaded)."""
+    return shapes(dataset(name), card_id, mirror)
+
+
+def anchored(data: DataSet, card_id: str, colour: str, mirror: bool
+             ) -> tuple[Anchored, ...]:
     """The orientations seen from a cell of ``colour``: the other cells, relative to it."""
-    out: list[Anchored] = []
-    for shape in orientations(name, card_id, mirror):
-        for q0, r0, c0 in shape:
-            if c0 != colour:
-                continue
-            out.append(tuple((q - q0, r - r0, c) for q, r, c in shape if (q, r) != (q0, r0)))
-    return tuple(dict.fromkeys(out))
+    pattern = data.cards[card_id].pattern
+    key = (data.grid, mirror, pattern, colour)
+    found = _ANCHORED.get(key)
+    if found is None:
+        out: list[Anchored] = []
+        for shape in shapes(data, card_id, mirror):
+            for q0, r0, c0 in shape:
+                if c0 != colour:
+                    continue
+                out.append(tuple((q - q0, r - r0, c) for q, r, c in shape
+                                 if (q, r) != (q0, r0)))
+        found = _ANCHORED[key] = tuple(dict.fromkeys(out))
+    return found
 
 
 def matches_at(data: DataSet, board: Mapping[str, str], cell: str, card_id: str,
@@ -57,7 +81,7 @@ def matches_at(data: DataSet, board: Mapping[str, str], cell: str, card_id: str,
     if colour is None:
         return False
     here = data.cells[cell]
-    for others in anchored(data.name, card_id, colour, mirror):
+    for others in anchored(data, card_id, colour, mirror):
         for dq, dr, c in others:
             target = data.by_coord.get((here.q + dq, here.r + dr))
             if target is None or board.get(target) != c or \
@@ -79,7 +103,7 @@ def opportunities(data: DataSet, board: Mapping[str, str], cards: Iterable[str],
     """For the AI: ``(free cell, colour)`` -> cards one such element would complete."""
     out: dict[tuple[str, str], list[str]] = {}
     for card in dict.fromkeys(cards):
-        for shape in orientations(data.name, card, mirror):
+        for shape in shapes(data, card, mirror):
             for region in data.regions:
                 for anchor in region.cells:
                     a = data.cells[anchor]
@@ -108,7 +132,7 @@ def progress(data: DataSet, board: Mapping[str, str], cards: Iterable[str], mirr
     elements short, that element would bring to one element short."""
     out: dict[tuple[str, str], int] = {}
     for card in dict.fromkeys(cards):
-        for shape in orientations(data.name, card, mirror):
+        for shape in shapes(data, card, mirror):
             for region in data.regions:
                 for anchor in region.cells:
                     a = data.cells[anchor]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.neotopia.data import DataSet
-from engine.neotopia.patterns import orientations
+from engine.neotopia.patterns import shapes
 
 # Glyphs after a cell's number when no element stands on it.
 FREE, CENTRE, TOKEN, OUTER = ".", "*", "+", "o"
@@ -75,9 +75,11 @@ def region_map(data: DataSet, board: Mapping[str, str], tokens: Mapping[str, str
     # A cell shows a token's mark whatever the token: which cells hold one is enough.
     marked = tuple(c for c, t in tokens.items()
                    if t is not None and bit.get(c, ("",))[0] == region)
-    key = (region, elements, marked)
+    key = (region, len(elements), *[item for pair in elements for item in pair], *marked)
     lines = derived.maps.get(key)
-    if lines is None:
+    if lines is not None:
+        derived.maps.move_to_end(key)
+    else:
         reg = next(r for r in data.regions if r.id == region)
         items = [(data.cells[c].q, data.cells[c].r,
                   cell_glyph(data, c, board.get(c), tokens.get(c))) for c in reg.cells]
@@ -113,45 +115,78 @@ class _Copies:
     card, mirror, region) (a hand's status is shown in every private view: issue 25)."""
 
     cells: tuple[tuple[tuple[str, str], ...], ...]  # per copy, its (cell, colour) pairs
-    masks: tuple[int, ...]  # per copy, its cells
     outer: tuple[int, ...]  # per copy, its outer cells
     # Per cell of the region: colour placed there -> the copies that cover the cell and
-    # want another colour on it (a copy that meets one of them no longer fits).
+    # want another colour on it (a copy that meets one of them no longer fits), and
+    # colour -> the copies that want that colour there.
     wrong: tuple[dict[str, int], ...]
+    want: tuple[dict[str, int], ...]
     cover: tuple[int, ...]  # per cell: the copies that cover it
     every: int  # all the copies
-    by_outer: tuple[int, ...]  # the copies by how many outer cells they have, then order
+    size: int  # the cells of the pattern
+    width: int  # the copies: the width of a field of ``_counts``
+    fields: int  # bit 0 of every field of ``_counts``
+    levels: int  # bit 0 of every level's field
+    partial: int  # the fields of levels 1 to size - 1, moved down to bit 0
+    outer_cover: tuple[tuple[int, int], ...]  # per outer cell: its bit, the copies covering it
+    by_outer: tuple[int, ...]  # the copies with no outer cell, one, two...
 
 
 # A region's elements as the statuses read them: (colour, cells of that colour as bits of
 # the region's cells), by colour. Equal for equal elements, whatever else the board holds.
 RegionBoard = tuple[tuple[str, int], ...]
-# What ``_closest`` finds: whether a copy fits, whether one stands whole, the best copy.
-_Found = tuple[bool, bool, tuple[tuple[str, str], ...] | None]
+# What a region's elements make of a card's copies there, as one int (``_found``):
+# whether a copy fits (bit 0), whether one stands whole (bit 1), the closest copy's number
+# plus one (0: none; bits 2-33), how many elements it lacks (bits 34 and up).
+# And how far each copy is, as one int (``_counts``): the copies still fitting (no element
+# of another colour on their cells), then those by how many of their cells hold their
+# colour (level k: k cells; only copies still fitting), each a field as wide as the copies
+# are many (bit n of a field: copy n), so that an element is counted in a few operations
+# on the whole int (``_add``).
+# Plain ints in dicts of strings: the garbage collector never tracks them (where a tuple
+# is tracked, nested ones until older, rarer collections that then take milliseconds).
+
+# A region's elements as kept: its cells holding an element (bits), the element placed
+# there last (its bit and colour), what was found of each card there and how far its
+# copies are (card -> int), and the same for the region less that element (None: not
+# kept). A board only grows, so a card's copies there are counted from that one by one
+# element instead of from every element, whichever table asks (the service views many
+# tables in turn; a state read back from JSON has the same elements).
+_Node = tuple[int, int, str, dict[str, int], dict[str, int], dict[str, int] | None,
+              dict[str, int] | None]
 
 
 class _Derived:
     """What the text view derives from one data set and keeps: each cell's region and bit,
-    the copies of each card's pattern per region, and the statuses and maps lately
-    computed for a region's elements (a table's views follow each other with few cells
-    changed; bounded, the oldest dropped first: dropping them all at once took 2 ms)."""
+    the copies of each card's pattern per region, each region's elements lately seen and
+    the cards' progress there, and the maps lately drawn (a table's views follow each other
+    with few cells changed; bounded, the least recently used dropped first).
 
-    KEPT = 4096
+    The keys kept are flat tuples of strings and numbers, the values tuples of strings or
+    dicts of numbers: the garbage collector stops tracking them the first time it sees
+    them. Nested tuples it tracks until later, older collections, which then come more
+    often and take milliseconds; a bigger dict takes longer to grow again after the
+    entries dropped (1.3 ms at 16,384 entries)."""
+
+    # Regions' elements (each with some fifty cards, in the hands of the table that asks:
+    # some 10 KB, 10 MB for all) and maps: a table in play asks about its three regions
+    # and, after a placement, the one it changed as it was before.
+    REGIONS = 1024
+    KEPT = 1024
 
     def __init__(self, data: DataSet) -> None:
         self.data = data
         self.bit: dict[str, tuple[str, int]] = {
             c: (r.id, 1 << i) for r in data.regions for i, c in enumerate(r.cells)}
+        self.outer = frozenset(c for c, cell in data.cells.items() if cell.kind == "outer")
         self.copies: dict[tuple[str, bool, str], _Copies] = {}
         # One (cell, colour) pair shared by every copy holding it: a data set has a few
         # hundred, its copies a hundred thousand.
         self.pairs: dict[tuple[str, str], tuple[str, str]] = {}
-        self.closest: OrderedDict[tuple[str, bool, str, RegionBoard], _Found] = OrderedDict()
-        # (card, mirror, region) -> the elements last asked about, the copies they rule
-        # out and the copies holding one of them (bits over the copies), what was found.
-        self.last: dict[tuple[str, bool, str], tuple[RegionBoard, int, int, _Found]] = {}
-        self.maps: OrderedDict[tuple[str, RegionBoard, tuple[str, ...]], tuple[str, ...]] = \
-            OrderedDict()
+        # (mirror, region, colour, cells, colour, cells...) -> the region as kept.
+        self.regions: OrderedDict[tuple[str | int, ...], _Node] = OrderedDict()
+        # (region, count of the elements' items, the elements' items, cells with a token)
+        self.maps: OrderedDict[tuple[str | int, ...], tuple[str, ...]] = OrderedDict()
 
 
 # Axial coordinates as one int, q * _ROW + r: boards span far less than _ROW / 2 cells.
@@ -211,9 +246,9 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
     want: list[dict[str, int]] = [{} for _ in names]
     pairs = derived.pairs
     # Distinct orientations never give the same copy twice: a copy's cells, moved to the
-    # origin, are its orientation (``orientations`` keeps one of each), and one
-    # orientation at two anchors covers two different sets of cells.
-    for shape in orientations(data.name, card, mirror):
+    # origin, are its orientation (``shapes`` keeps one of each), and one orientation at
+    # two anchors covers two different sets of cells.
+    for shape in shapes(data, card, mirror):
         offsets = [(dq * _ROW + dr, colour) for dq, dr, colour in shape]
         for anchor in anchors:
             places: list[tuple[int, str]] = []
@@ -233,103 +268,211 @@ def _index(derived: _Derived, card: str, mirror: bool, region: str) -> _Copies:
                     wanted = want[i]
                     wanted[colour] = wanted.get(colour, 0) | n
                 masks.append(mask)
-    outer = sum(1 << i for i, c in enumerate(reg.cells) if data.cells[c].kind == "outer")
+    outer_cells = [i for i, c in enumerate(reg.cells) if data.cells[c].kind == "outer"]
+    outer = sum(1 << i for i in outer_cells)
     colours = set(data.colour_ids).union(*want)
+    size, width = len(data.cards[card].pattern), len(copies)
+    by_outer = [0] * (size + 1)
+    for n, mask in enumerate(masks):
+        by_outer[(mask & outer).bit_count()] |= 1 << n
     return _Copies(
-        cells=tuple(copies), masks=tuple(masks), outer=tuple(m & outer for m in masks),
+        cells=tuple(copies), outer=tuple(m & outer for m in masks),
         wrong=tuple({colour: cover[i] & ~want[i].get(colour, 0) for colour in colours}
                     for i in range(len(reg.cells))),
-        cover=tuple(cover), every=(1 << len(copies)) - 1,
-        by_outer=tuple(sorted(range(len(copies)),
-                              key=lambda n: ((masks[n] & outer).bit_count(), n))))
+        want=tuple(want), cover=tuple(cover), every=(1 << len(copies)) - 1,
+        size=size, width=width, fields=sum(1 << width * f for f in range(size + 2)),
+        levels=sum(1 << width * f for f in range(1, size + 2)),
+        partial=(1 << width * (size - 1)) - 1,
+        outer_cover=tuple((1 << i, cover[i]) for i in outer_cells if cover[i]),
+        by_outer=tuple(by_outer))
 
 
-def _closest(data: DataSet, card: str, mirror: bool, region: str, elements: RegionBoard
-             ) -> _Found:
-    """Over every copy of the card's pattern in the region that fits the board (free
-    cells, or elements of the right colours): whether any fits, whether one stands whole,
-    and the first copy needing the fewest elements, inner cells first (an outer cell
-    needs New Building Permits), as its (cell, colour) pairs. ``elements``: the region's
-    (``region_boards``)."""
-    derived = _derived(data)
-    key = (card, mirror, region, elements)
-    found = derived.closest.get(key)
+def _flat(mirror: bool, region: str, elements: RegionBoard) -> tuple[str | int, ...]:
+    return (mirror, region, *[item for pair in elements for item in pair])
+
+
+def _region(derived: _Derived, board: Mapping[str, str], region: str,
+            elements: RegionBoard, mirror: bool) -> _Node:
+    """The region's elements as kept (made on first sight)."""
+    key = _flat(mirror, region, elements)
+    regions = derived.regions
+    found = regions.get(key)
     if found is not None:
+        regions.move_to_end(key)
         return found
-    index = _copies(data, card, mirror, region)
-    wrong, cover = index.wrong, index.cover
-    # The copies an element rules out, and those holding one, are those of the last
-    # elements asked about plus those of the cells filled since (a board only grows);
-    # from scratch when the elements are not a superset (another table's). When no copy
-    # still fitting then covers a cell filled since, nothing it finds can change.
-    dead = occupied = touched = reached = 0
-    before: dict[str, int] = {}
-    last = derived.last.get((card, mirror, region))
-    if last is not None:
-        held = dict(elements)
-        if all(not cells & ~held.get(colour, 0) for colour, cells in last[0]):
-            before = dict(last[0])
-            dead, touched = last[1], last[2]
-        else:
-            last = None
-    for colour, cells in elements:
+    occupied = 0
+    for _, cells in elements:
         occupied |= cells
-        added = cells & ~before.get(colour, 0)
-        while added:
-            low = added & -added
-            added ^= low
-            i = low.bit_length() - 1
-            covering = cover[i]
-            reached |= covering
-            # A colour no copy wants (none of the data set's) rules out every copy here.
-            dead |= wrong[i].get(colour, covering)
-    if last is not None and not reached & ~last[1]:
-        derived.last[(card, mirror, region)] = (elements, *last[1:])
-        return _keep(derived, key, last[3])
-    touched |= reached
-    alive = index.every & ~dead
-    fits = complete = False
-    best = -1
-    if alive:
-        fits = True
-        free = ~occupied
-        # The copies holding an element need fewer than the others, which need the whole
-        # pattern: only those are counted (bit n: copy n, lowest first).
-        near = alive & touched
-        if near:
-            masks = index.masks
-            counted = []
-            while near:
-                low = near & -near
-                near ^= low
-                counted.append(low.bit_length() - 1)
-            needs = [(masks[n] & free).bit_count() for n in counted]
-            complete = 0 in needs
-            fewest = min((need for need in needs if need), default=0)
-            if fewest:
-                closest = [n for n, need in zip(counted, needs, strict=True)
-                           if need == fewest]
-                best = closest[0]
-                if len(closest) > 1:
-                    # Among them, the first needing the fewest outer cells.
-                    outer = index.outer
-                    best = min(closest, key=lambda n: (outer[n] & free).bit_count())
-        far = alive & ~touched
-        if best < 0 and far:
-            # None holding an element needs some: the first untouched copy with the
-            # fewest outer cells.
-            best = next(n for n in index.by_outer if far >> n & 1)
-    found = (fits, complete, index.cells[best] if best >= 0 else None)
-    derived.last[(card, mirror, region)] = (elements, dead, touched, found)
-    return _keep(derived, key, found)
-
-
-def _keep(derived: _Derived, key: tuple[str, bool, str, RegionBoard], found: _Found
-          ) -> _Found:
-    derived.closest[key] = found
-    if len(derived.closest) > derived.KEPT:
-        derived.closest.popitem(last=False)
+    b, colour = 0, ""
+    before = None
+    if occupied and isinstance(board, dict):
+        # The region's element placed last (a board keeps the order elements came in,
+        # through JSON too), taken away: the region as it was before that placement.
+        bit = derived.bit
+        for cell in reversed(board):
+            where = bit.get(cell)
+            if where is not None and where[0] == region:
+                b, colour = where[1], board[cell]
+                if dict(elements).get(colour, 0) & b:
+                    before = regions.get(_flat(mirror, region, tuple(
+                        (c, m & ~b) for c, m in elements if m & ~b)))
+                break
+    found = regions[key] = (occupied, b, colour, {}, {},
+                            None if before is None else before[3],
+                            None if before is None else before[4])
+    if len(regions) > derived.REGIONS:
+        regions.popitem(last=False)
     return found
+
+
+def _progress(derived: _Derived, node: _Node, elements: RegionBoard, region: str,
+              card: str, mirror: bool) -> int:
+    """What the region's elements make of the card's copies there (``_found``), not yet
+    kept: counted from the region less its last element when that was asked about the
+    card, else from every element."""
+    index = derived.copies.get((card, mirror, region)) or _copies(derived.data, card,
+                                                                  mirror, region)
+    occupied, b, colour = node[0], node[1], node[2]
+    last = node[6].get(card) if node[6] is not None else None
+    if last is not None:
+        i = b.bit_length() - 1
+        if not index.cover[i] & last:
+            # No copy still fitting covers the cell: nothing changes.
+            assert node[5] is not None
+            found, counts = node[5][card], last
+        else:
+            counts = _add(index, last, i, colour)
+            found = _found(index, counts, occupied)
+    else:
+        # Every copy ruled out by an element first, then the others counted up.
+        wrong, cover = index.wrong, index.cover
+        alive = index.every
+        cells = []
+        for colour, held in elements:
+            while held:
+                low = held & -held
+                held ^= low
+                i = low.bit_length() - 1
+                # A colour no copy wants (none of the data set's) rules out every copy.
+                alive &= ~wrong[i].get(colour, cover[i])
+                cells.append((i, colour))
+        counts = alive | alive << index.width
+        want = index.want
+        for i, colour in cells:
+            if want[i].get(colour, 0) & alive:
+                counts = _add(index, counts, i, colour)
+        found = _found(index, counts, occupied)
+    node[3][card] = found
+    node[4][card] = counts
+    return found
+
+
+def _add(index: _Copies, counts: int, i: int, colour: str) -> int:
+    """``counts`` (``_counts``) with an element of ``colour`` on cell ``i``: the copies it
+    rules out dropped from every field, those wanting it there one level up (each copy
+    stands at one level: the fields of those wanting it move up one field at once)."""
+    killed = index.wrong[i].get(colour, index.cover[i]) & counts
+    if killed:
+        counts &= ~(killed * index.fields)
+    moved = counts & (index.want[i].get(colour, 0) & counts) * index.levels
+    return counts ^ moved | moved << index.width
+
+
+def _found(index: _Copies, counts: int, occupied: int) -> int:
+    """Over every copy that fits (free cells, or elements of the right colours): whether
+    any fits, whether one stands whole, and the first copy needing the fewest elements,
+    inner cells first (an outer cell needs New Building Permits), with that number."""
+    every, width, size = index.every, index.width, index.size
+    if not counts & every:
+        return 0
+    whole = 2 if counts >> width * (size + 1) else 0
+    # The copies holding an element but not whole (levels 1 to size - 1): the highest
+    # level holding one is the highest bit's field.
+    partial = counts >> 2 * width & index.partial
+    if partial:
+        field = (partial.bit_length() - 1) // width
+        need = size - 1 - field
+        near = partial >> width * field & every
+        if near & (near - 1):
+            # More than one: the first needing the fewest outer cells still free.
+            needing = 0
+            for b, covering in index.outer_cover:
+                if not occupied & b:
+                    needing |= covering
+            inner = near & ~needing
+            if inner:
+                best = (inner & -inner).bit_length() - 1
+            else:
+                outer, free = index.outer, ~occupied
+                counted = []
+                while near:
+                    low = near & -near
+                    near ^= low
+                    counted.append(low.bit_length() - 1)
+                best = min(counted, key=lambda n: ((outer[n] & free).bit_count(), n))
+        else:
+            best = near.bit_length() - 1
+        return 1 | whole | (best + 1) << 2 | need << 34
+    # None holding an element needs some: the first copy holding none with the fewest
+    # outer cells.
+    far = counts >> width & every
+    for group in index.by_outer:
+        if far & group:
+            best = ((far & group) & -(far & group)).bit_length() - 1
+            return 1 | whole | (best + 1) << 2 | size << 34
+    return 1 | whole
+
+
+def card_statuses(data: DataSet, board: Mapping[str, str],
+                  last_types: Mapping[str, str | None], cards: Iterable[str], mirror: bool,
+                  regions: Mapping[str, RegionBoard] | None = None
+                  ) -> list[dict[str, Any]]:
+    """``card_status`` of each card (a hand), each region's elements looked up once."""
+    derived = _derived(data)
+    if regions is None:
+        regions = region_boards(data, board)
+    seen = []
+    for reg in data.regions:
+        elements = regions[reg.id]
+        seen.append((reg.id, _region(derived, board, reg.id, elements, mirror), elements))
+    # The regions the diversity rule closes, by the type of their last project.
+    closed: dict[str, list[str]] = {}
+    for reg in data.regions:
+        last = last_types.get(reg.id)
+        if last is not None:
+            closed.setdefault(last, []).append(reg.id)
+    out = []
+    for card in cards:
+        pattern = data.cards[card]
+        ptype, size = pattern.type, len(pattern.pattern)
+        blocked = list(closed.get(ptype, ()))
+        complete: list[str] = []
+        fits = False
+        chosen: tuple[str, int, int, int] | None = None  # region, occupied, copy, need
+        for region, node, elements in seen:
+            found = node[3].get(card)
+            if found is None:
+                found = _progress(derived, node, elements, region, card, mirror)
+            fits = fits or bool(found & 1)
+            if region in blocked:
+                continue
+            if found & 2:
+                complete.append(region)
+            best = (found >> 2 & 0xFFFFFFFF) - 1
+            need = found >> 34
+            if best >= 0 and (chosen is None or need < chosen[3]):
+                chosen = (region, node[0], best, need)
+        closest: dict[str, Any] | None = None
+        if chosen is not None:
+            region, occupied, best, need = chosen
+            bit, outer = derived.bit, derived.outer
+            copy = derived.copies[(card, mirror, region)].cells[best]
+            closest = {"region": region, "have": size - need, "size": size,
+                       "missing": [[c, colour, c in outer] for c, colour in sorted(copy)
+                                   if not bit[c][1] & occupied]}
+        out.append({"closest": closest, "blocked": blocked, "complete": complete,
+                    "fits": fits})
+    return out
 
 
 def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str, str | None],
@@ -344,26 +487,4 @@ def card_status(data: DataSet, board: Mapping[str, str], last_types: Mapping[str
     (it cannot be built from it: the player must place the last element); ``fits`` is
     false when no copy fits anywhere on the free cells.
     """
-    ptype = data.cards[card].type
-    size = len(data.cards[card].pattern)
-    blocked = [r.id for r in data.regions if last_types.get(r.id) == ptype]
-    closest: dict[str, Any] | None = None
-    complete: list[str] = []
-    fits = False
-    if regions is None:
-        regions = region_boards(data, board)
-    for reg in data.regions:
-        any_fits, whole, copy = _closest(data, card, mirror, reg.id, regions[reg.id])
-        fits = fits or any_fits
-        if reg.id in blocked:
-            continue
-        if whole:
-            complete.append(reg.id)
-        if copy is None:
-            continue
-        best = [(c, colour) for c, colour in copy if c not in board]
-        if closest is None or len(best) < len(closest["missing"]):
-            closest = {"region": reg.id, "have": size - len(best), "size": size,
-                       "missing": [[c, colour, data.cells[c].kind == "outer"]
-                                   for c, colour in sorted(best)]}
-    return {"closest": closest, "blocked": blocked, "complete": complete, "fits": fits}
+    return card_statuses(data, board, last_types, [card], mirror, regions)[0]

@@ -216,10 +216,15 @@ def _hand(st: NeotopiaState, seat: int, regions: dict[str, textview.RegionBoard]
     static = _static(data)
     last = {r.id: (data.cards[c].type if (c := st.last_project(r.id)) else None)
             for r in data.regions}
-    mirror = bool(st.options["mirror"])
-    return [{**static.card(c),
-             "status": textview.card_status(data, st.board, last, c, mirror, regions)}
-            for c in st.hands[seat]]
+    hand = st.hands[seat]
+    statuses = textview.card_statuses(data, st.board, last, hand, bool(st.options["mirror"]),
+                                      regions)
+    out = []
+    for c, status in zip(hand, statuses, strict=True):
+        card = static.card(c)  # a copy of its own, and the status after its other keys
+        card["status"] = status
+        out.append(card)
+    return out
 
 
 def _rgb(data: DataSet, colour: str | None) -> list[int] | None:
