@@ -143,7 +143,8 @@ def evaluate(city: City, mask: int, scorer: Scorer | None = None) -> Allocation 
 def allocate(city: City) -> Allocation:
     """The best allocation of ``city`` (exact; see the module docstring). Cached: a
     finished game's views and outcome ask for the same cities again and again."""
-    found = evaluate(city, best_mask(city))
+    scorer = Scorer(city)  # made once for the search and the allocation (issue 25)
+    found = evaluate(city, best_mask(city, scorer), scorer)
     assert found is not None
     return found
 

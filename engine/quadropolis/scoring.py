@@ -13,6 +13,7 @@ monuments need no activation and are always there.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -182,6 +183,8 @@ class Scorer:
         self.harbors = [(i, b[i].vp, b[i].row, b[i].col) for i in of("harbor")]
         self.offices = [(i, b[i].floors) for i in of("office")]
         self.office_nb = {i: nb_mask(i, ("office",)) for i, _ in self.offices}
+        self.office_floors = dict(self.offices)
+        self.office_mask = sum(1 << i for i, _ in self.offices)
         mon = t.monument
         self.monuments = [
             (
@@ -195,6 +198,34 @@ class Scorer:
         self.monument_values = (
             mon.get("shop", 0), mon.get("public_service", 0), mon.get("factory", 0)
         )
+
+    def without_runs(self) -> Scorer:
+        """This scorer leaving out the harbor runs (the allocation search adds them)."""
+        out = copy.copy(self)
+        out.runs = False
+        return out
+
+    def restricted(self, items: int) -> Scorer:
+        """A scorer that leaves out every term the buildings of ``items`` (a mask) cannot
+        change: ``restricted(items).score(m | x) - restricted(items).score(m)`` equals
+        ``score(m | x) - score(m)`` for any ``x`` within ``items``. The search scores an
+        office block's subsets and the public services alone this way (issue 25). A term
+        is kept if a building of ``items`` is in it: a tower, harbor or factory itself, a
+        park, factory or monument beside one, every public service or office if one of
+        them is (the districts, the office groups), every harbor when runs are counted."""
+        out = copy.copy(self)
+        out.towers = [x for x in self.towers if items >> x[0] & 1]
+        if not any(items >> x[0] & 1 for x in self.services):
+            out.services = []
+        out.parks = [x for x in self.parks if items & x[1]]
+        out.factories = [x for x in self.factories
+                         if items >> x[0] & 1 or items & (x[1] | x[2] | x[3])]
+        if not self.runs:
+            out.harbors = [x for x in self.harbors if items >> x[0] & 1]
+        if not any(items >> i & 1 for i, _ in self.offices):
+            out.offices = []
+        out.monuments = [x for x in self.monuments if items & (x[1] | x[2] | x[3])]
+        return out
 
     def score(self, mask: int) -> int:
         """The buildings' points for this activation mask (no customers, no penalties):
@@ -227,21 +258,34 @@ class Scorer:
             for i, vp, _, _ in self.harbors:
                 if mask >> i & 1:
                     total += vp
-        return total + self._offices_and_monuments(mask)
+        if self.offices:
+            total += self.office_points(mask)
+        if self.monuments:
+            total += self._monument_points(mask)
+        return total
 
     def _harbors_and_rest(self, mask: int) -> int:
         out = self.categories(mask)
         return out["harbors"] + self._offices_and_monuments(mask)
 
     def _offices_and_monuments(self, mask: int) -> int:
+        return self.office_points(mask) + self._monument_points(mask)
+
+    def _monument_points(self, mask: int) -> int:
         total = 0
-        if self.offices:
+        ms, mp, mf = self.monument_values
+        for _, shops, services, industry, parks in self.monuments:
+            total += parks + ms * (mask & shops).bit_count() + mp * (mask & services).bit_count() \
+                + mf * (mask & industry).bit_count()
+        return total
+
+    def office_points(self, mask: int) -> int:
+        """The offices' points: each office group's row of the table (L458-463)."""
+        total = 0
+        if self.offices:  # (most cities have none)
             t = self.t
-            floors = dict(self.offices)
-            active = 0
-            for i, _ in self.offices:
-                if mask >> i & 1:
-                    active |= 1 << i
+            floors = self.office_floors
+            active = mask & self.office_mask
             while active:
                 seed = active & -active
                 group, frontier = seed, seed
@@ -258,10 +302,6 @@ class Scorer:
                     low = g & -g
                     g ^= low
                     total += row[min(floors[low.bit_length() - 1], len(row) - 1)]
-        ms, mp, mf = self.monument_values
-        for _, shops, services, industry, parks in self.monuments:
-            total += parks + ms * (mask & shops).bit_count() + mp * (mask & services).bit_count() \
-                + mf * (mask & industry).bit_count()
         return total
 
     def categories(self, mask: int, points: list[int] | None = None) -> dict[str, int]:
