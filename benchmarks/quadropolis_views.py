@@ -22,8 +22,8 @@ city that just changed misses, the others hit). Within a child the caches live o
 action to action and game to game, as in the service. It prints count, median, p90,
 p99 and max in ms per action; the same without the garbage collector's passes that fell
 inside the timing (``without_gc``: a full pass costs several ms and lands on any
-action); and the slowest actions (game, mode, step, the action before it, the buildings
-of the largest city).
+action), and how many full passes did; and the slowest actions (game, mode, step, the
+action before it, the buildings of the largest city).
 
 ``--compare OLD`` runs the same games on the engine of commit OLD too (its ``engine/``
 exported with ``git archive`` into a temporary folder, as ``benchmarks/equivalence.py``
@@ -56,13 +56,15 @@ def measure(games: int, kind: str, start: int, players: str) -> dict[str, Any]:
 
     # The collector's passes inside the timed work, told apart: they are not the views'
     # own cost, and a full pass over the heap is the longest of them.
-    collecting = [0.0, 0.0]  # start of the pass under way, CPU of the passes so far
+    # [start of the pass under way, CPU of the passes so far, full passes so far]
+    collecting = [0.0, 0.0, 0]
 
     def collector(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             collecting[0] = time.thread_time()
         else:
             collecting[1] += time.thread_time() - collecting[0]
+            collecting[2] += info["generation"] == 2
 
     gc.callbacks.append(collector)
     steps: list[dict[str, Any]] = []
@@ -86,7 +88,7 @@ def measure(games: int, kind: str, start: int, players: str) -> dict[str, Any]:
                 fresh = st.copy()
             else:
                 fresh = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(st))))
-            collecting[1] = 0.0
+            collecting[1:] = [0.0, 0]
             begin = time.thread_time()
             for viewer in [*range(seats), None]:
                 GAME.view(fresh, viewer)
@@ -95,7 +97,7 @@ def measure(games: int, kind: str, start: int, players: str) -> dict[str, Any]:
                  for a in GAME.legal_actions(fresh, decider)]
             spent = time.thread_time() - begin
             steps.append({
-                "ms": spent * 1e3, "gc_ms": collecting[1] * 1e3,
+                "ms": spent * 1e3, "gc_ms": collecting[1] * 1e3, "full": collecting[2],
                 "game": n, "mode": mode, "step": step,
                 "action": action.text(),
                 "buildings": max(sum(1 for row in p.city for s in row if s)
@@ -132,6 +134,7 @@ def report(label: str, result: dict[str, Any], top: int) -> None:
     print(f"{name}_without_gc_median {percentile(own, 0.5):.3f} ms")
     print(f"{name}_without_gc_p99 {percentile(own, 0.99):.3f} ms")
     print(f"{name}_without_gc_max {own[-1]:.3f} ms")
+    print(f"{name}_full_collections_inside {sum(s['full'] for s in steps)} passes")
     for s in sorted(steps, key=lambda s: -s["ms"])[:top]:
         print(f"{name}_slow {s['ms']:.3f} ms (collector {s['gc_ms']:.3f} ms; game {s['game']}"
               f" {s['mode']} step {s['step']} after {s['action']}, largest city"
