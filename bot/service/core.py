@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import weakref
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from bot.service.fill import Filler, RecentStates
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable, TableCache
 from bot.service.notifications import Notification, Notifier
+from bot.service.replay import state_now
 from bot.service.scheduler import DeadlineScheduler
 from bot.service.settings import Actor
 from bot.service.thinking import Thinker
@@ -110,7 +110,7 @@ class ServiceCore:
         game = self.get_game(record.game)
         state = None
         if record.snapshot is not None:
-            state = game.state_from_json(json.loads(record.snapshot))
+            state = state_now(game, record, await self._tail(record, record.version))
         live = LiveTable(record, seats, timers, game, state)
         self._cache.put(live)
         return live
@@ -159,8 +159,6 @@ class ServiceCore:
         live.record, live.seats, live.timers, live.state = (
             staged.record, staged.seats, staged.timers, staged.state)
         live.moving = False
-        if any(row.payload.get("fill") for row in rows):
-            self._recent.remember(live.id, record.version, record.snapshot)
         if rows:
             # An inline transport sends now, under this lock: what it gave up on for good
             # is handled here, not through a path that would take the lock again.
@@ -223,8 +221,8 @@ class ServiceCore:
         if record is None or record.snapshot is None or version > record.version:
             return None
         game = self.get_game(record.game)
-        if record.version == version:
-            return game, game.state_from_json(json.loads(record.snapshot))
+        if record.snapshot_version <= version:
+            return game, state_now(game, record, await self._tail(record, version), version)
         seats = await self.store.load_seats(table_id)
         state = game.setup(len(seats), record.options, record.seed)
         for action in await self.store.load_actions(table_id):
@@ -232,6 +230,13 @@ class ServiceCore:
                 break
             game.apply(state, action.seat, game.action_from_json(action.action))
         return game, state
+
+    async def _tail(self, record: TableRecord, version: int) -> list[ActionRecord]:
+        """The log's actions after the table's snapshot, up to ``version``."""
+        if record.snapshot_version >= version:
+            return []
+        return [a for a in await self.store.load_actions(record.id, record.snapshot_version)
+                if a.version <= version]
 
     async def _table_facts(self, table_id: int) -> dict[str, Any] | None:
         """The table's names, status and host as they are now (the cached table, else

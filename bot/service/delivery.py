@@ -121,6 +121,11 @@ class DeliveryWorker:
         self._reserved.add(table_id)
         return self.clock.now()
 
+    def busy(self, table_id: int) -> bool:
+        """Whether a task may still be making and sending the table's messages (a kick
+        waiting for a save counts). An inline transport's are sent under the lock."""
+        return table_id in self._tasks or table_id in self._reserved
+
     def release(self, table_id: int) -> None:
         """The reserving save failed (or its answer was lost): what it may have claimed
         is claimed again by a task, as in doubt."""

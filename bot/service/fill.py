@@ -7,11 +7,14 @@ seat, until sent; issue 25). Now the outbox row says which parts it needs (``fil
 the version they are of; the delivery worker makes them just before the transport sends,
 from the state at that version:
 
-- kept in memory by ``RecentStates`` (the snapshot string the commit wrote anyway), the
-  common case: a message goes out within moments of its action;
-- else read back: the table's snapshot when it is still at that version, or its log
-  replayed from the seed up to it (after a restart, or a long outage of the transport).
-  The engine is deterministic, so the replay gives the very state the commit saw.
+- the live table's state, when the table is still at that version (``current``): the
+  common case, a message goes out within moments of its action;
+- else a copy of the state at that version kept by ``RecentStates``: the service copies
+  the state before an action changes it in place while the table's delivery is still at
+  work (bots reply under the lock, before the delivery task runs);
+- else read back: the table's snapshot with the log's actions after it replayed, or its
+  log replayed from the seed (after a restart, or a long outage of the transport). The
+  engine is deterministic, so the replay gives the very state the commit saw.
 
 A notification held back (a round's news) and offered again is made once: the made
 parts are kept in a small LRU by (table, version, seat, parts).
@@ -19,7 +22,6 @@ parts are kept in a small LRU by (table, version, seat, parts).
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -45,19 +47,17 @@ Current = Callable[[int, int], LiveTable | None]
 
 
 class RecentStates:
-    """The snapshots of the last versions of the busiest tables, by (table, version): a
-    message is made from the state its action left, even when the table moved on since
-    (bots reply under the lock, before the delivery task runs). Bounded both ways; a
-    miss is read back from the database (``Filler``)."""
+    """Copies of the states of the last versions of the busiest tables, by (table,
+    version), taken before an action changed the live state while messages of its
+    version may still be unmade. Bounded both ways; a miss is read back from the
+    database (``Filler``). Nothing changes a state once it is here."""
 
     def __init__(self, tables: int = 256, versions: int = 32) -> None:
         self.tables = tables
         self.versions = versions
-        self._items: OrderedDict[int, OrderedDict[int, str]] = OrderedDict()
+        self._items: OrderedDict[int, OrderedDict[int, Any]] = OrderedDict()
 
-    def remember(self, table_id: int, version: int, snapshot: str | None) -> None:
-        if snapshot is None:
-            return
+    def remember(self, table_id: int, version: int, state: Any) -> None:
         versions = self._items.get(table_id)
         if versions is None:
             versions = self._items[table_id] = OrderedDict()
@@ -65,16 +65,24 @@ class RecentStates:
                 self._items.popitem(last=False)
         else:
             self._items.move_to_end(table_id)
-        versions[version] = snapshot
+        versions[version] = state
         while len(versions) > self.versions:
             versions.popitem(last=False)
 
-    def get(self, table_id: int, version: int) -> str | None:
+    def get(self, table_id: int, version: int) -> Any:
+        """The state of that version, or None."""
         versions = self._items.get(table_id)
         return None if versions is None else versions.get(version)
 
     def forget(self, table_id: int) -> None:
         self._items.pop(table_id, None)
+
+
+def copy_of(game: Game[Any], state: Any) -> Any:
+    """A state equal to ``state`` that shares nothing with it: the engine's own copy
+    when its state has one (all four do), else a JSON round trip."""
+    copy = getattr(state, "copy", None)
+    return copy() if callable(copy) else game.state_from_json(game.state_to_json(state))
 
 
 def options_of(game: Game[Any], state: Any, seat: int) -> list[Option]:
@@ -212,8 +220,7 @@ class Filler:
         return made
 
     async def _state(self, note: Notification) -> tuple[Game[Any], Any] | None:
-        snapshot = self.recent.get(note.table_id, note.version)
-        if snapshot is not None:
-            game = self.get_game(note.game)
-            return game, game.state_from_json(json.loads(snapshot))
+        state = self.recent.get(note.table_id, note.version)
+        if state is not None:
+            return self.get_game(note.game), state
         return await self.load(note.table_id, note.version)

@@ -223,7 +223,7 @@ class LobbyVerbs(TurnVerbs):
                                  reminder_offsets=live.record.reminders)
             record = dataclasses.replace(
                 live.record, status="running", version=1, updated_at=now,
-                snapshot=canonical(live.game.state_to_json(state)),
+                snapshot=canonical(live.game.state_to_json(state)), snapshot_version=1,
             )
             await self._write(
                 live, record, seats=seats, timers=timers, state=state,

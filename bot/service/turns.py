@@ -23,11 +23,12 @@ from bot.service.decisions import (
     next_timers,
 )
 from bot.service.errors import Refused
-from bot.service.fill import OPTIONS
+from bot.service.fill import OPTIONS, copy_of
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable
 from bot.service.notifications import Notification
 from bot.service.queries import Queries
+from bot.service.replay import snapshot_due
 from bot.service.settings import Actor
 from bot.service.thinking import ThinkJob
 from bot.service.values import ActResult
@@ -112,6 +113,10 @@ class TurnVerbs(Queries):
         before = decision_keys(game, state)
         round_before = self._round(live)
         action_note = compose.action_note(live, seat, action)
+        if self.delivery.busy(live.id):
+            # Messages of this version may not be made yet: they are made from a copy
+            # (``fill.RecentStates``), since the state is about to change in place.
+            self._recent.remember(live.id, old.version, copy_of(game, state))
         events = game.apply(state, seat, action)
         live.moving = True  # until the commit moves the record on (or the table is dropped)
         try:
@@ -128,9 +133,11 @@ class TurnVerbs(Queries):
             # A simultaneous choice stays secret in the public log; a sequential one is public.
             public_text = None if before_pending.simultaneous else action.text()
             public_events = [e.to_json() for e in events if e.to is None]
+            snapshot = snapshot_due(old, version, finished)
             record = dataclasses.replace(
                 old, version=version, updated_at=now,
-                snapshot=canonical(game.state_to_json(state)),
+                snapshot=canonical(game.state_to_json(state)) if snapshot else old.snapshot,
+                snapshot_version=version if snapshot else old.snapshot_version,
                 status="finished" if finished else old.status,
                 outcome=outcome.to_json() if outcome is not None else None,
             )

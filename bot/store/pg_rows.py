@@ -19,7 +19,8 @@ from bot.store.records import (
 _TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level, "
+    "snapshot_version"
 )
 _COUNT = len(_TABLE_COLUMNS.split(","))
 _TABLE_PLACEHOLDERS = ", ".join(f"${i}" for i in range(1, _COUNT + 1))
@@ -34,7 +35,7 @@ def _table_values(t: TableRecord) -> tuple[Any, ...]:
         t.timeout_policy, t.seat_order, t.max_seats,
         None if t.paused_at is None else float(t.paused_at),
         t.status_channel_id, t.status_message_id, float(t.created_at), float(t.updated_at),
-        bool(t.bot_turn), t.ai_level,
+        bool(t.bot_turn), t.ai_level, t.snapshot_version,
     )
 
 
@@ -50,6 +51,7 @@ def _table_from_row(row: asyncpg.Record) -> TableRecord:
         status_channel_id=row["status_channel_id"], status_message_id=row["status_message_id"],
         created_at=row["created_at"], updated_at=row["updated_at"], rev=row["rev"],
         bot_turn=row["bot_turn"], ai_level=row["ai_level"],
+        snapshot_version=row["snapshot_version"],
     )
 
 

@@ -55,6 +55,10 @@ class TableRecord:
     rev: int = 0
     # A bot seat has a decision to make: resumed at boot and by the periodic sweep.
     bot_turn: bool = False
+    # The version ``snapshot`` is of: a snapshot is written every few actions (and when
+    # the game ends), so the state at ``version`` is the snapshot with the log's actions
+    # after ``snapshot_version`` applied (``bot.service.replay.state_now``).
+    snapshot_version: int = 0
 
 
 @dataclass

@@ -12,7 +12,8 @@ from bot.store.records import SeatRecord, TableRecord, canonical
 TABLE_COLUMNS = (
     "game, options, seed, status, version, snapshot, outcome, guild_id, channel_id, thread_id, "
     "locale, host_id, deadline_seconds, reminders, timeout_policy, seat_order, max_seats, "
-    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level"
+    "paused_at, status_channel_id, status_message_id, created_at, updated_at, bot_turn, ai_level, "
+    "snapshot_version"
 )
 TABLE_PLACEHOLDERS = ", ".join("?" * len(TABLE_COLUMNS.split(",")))
 
@@ -43,6 +44,7 @@ def table_values(t: TableRecord) -> tuple[Any, ...]:
         t.updated_at,
         int(t.bot_turn),
         t.ai_level,
+        t.snapshot_version,
     )
 
 
@@ -74,6 +76,7 @@ def table_from_row(row: sqlite3.Row) -> TableRecord:
         rev=row["rev"],
         bot_turn=bool(row["bot_turn"]),
         ai_level=row["ai_level"],
+        snapshot_version=row["snapshot_version"],
     )
 
 

@@ -12,7 +12,6 @@ move as the game goes on.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import weakref
 from collections import OrderedDict
@@ -22,6 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from bot.service.levels import kind_for, level_of
 from bot.service.live import LiveTable
+from bot.service.replay import state_now
 from bot.service.values import TableInfo
 from bot.store import pages
 from bot.store.interface import Store
@@ -165,7 +165,7 @@ class PageSource:
         game = self.get_game(record.game)
         state = None
         if record.snapshot is not None:
-            state = game.state_from_json(json.loads(record.snapshot))
+            state = state_now(game, record, actions)
         live = LiveTable(record, seats, list(timers), game, state)
         view = None if state is None else dict(game.view(state, None))
         late = level_of(kind_for(game, record.ai_level))

@@ -17,7 +17,7 @@ from conftest import HOST, PLAYERS
 from test_delivery_claims import task_world
 
 from bot.clock import FakeClock
-from bot.service import TableService, TableSettings
+from bot.service import TableService, TableSettings, fill, turns
 from bot.service.fill import TABLE_KEYS, Filler, options_of
 from bot.service.live import LiveTable
 from bot.store.records import TableRecord
@@ -66,11 +66,17 @@ async def play(service: TableService, game: str, *, actions: int, seed: int) -> 
     return info.id
 
 
-async def offered(db: Path, game: str, *, live_states: bool) -> tuple[list[Any], list[bool]]:
+async def offered(db: Path, game: str, *, live_states: bool,
+                  copies: bool = True) -> tuple[list[Any], list[bool]]:
+    """``live_states``: made from the live table's state when it is of the message's
+    version; ``copies``: else from a copy kept before the state changed in place (else
+    read back from the database: the snapshot and the log)."""
     async with task_world(db, FakeClock()) as (_, service, notifier):
         found = spy_on_current(service._filler)
         if not live_states:
             service._filler.current = None
+        if not copies:
+            service._recent.remember = lambda table_id, version, state: None  # type: ignore
         await play(service, game, actions=40, seed=11)
         await service.close()
     # The table's facts (``TABLE_KEYS``) are read as they are when a message goes out,
@@ -90,6 +96,25 @@ async def test_messages_made_from_the_live_state_read_as_from_the_snapshot(
     # Both paths were taken: the live state mostly, the snapshot once the table moved on.
     assert found.count(True) > 10
     assert live == parsed
+
+
+@pytest.mark.parametrize("game", ["ginkgopolis", "neotopia"])
+async def test_messages_made_from_a_kept_copy_or_read_back_read_the_same(
+        tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    copied: list[int] = []
+    real = fill.copy_of
+
+    def counted(engine: Any, state: Any) -> Any:
+        copied.append(1)
+        return real(engine, state)
+
+    monkeypatch.setattr(turns, "copy_of", counted)
+    kept, _ = await offered(tmp_path / "kept.sqlite3", game, live_states=False)
+    assert copied  # the delivery lagged: states were copied before changing in place
+    read, _ = await offered(tmp_path / "read.sqlite3", game, live_states=False, copies=False)
+    live, _ = await offered(tmp_path / "live.sqlite3", game, live_states=True)
+    assert len(kept) > 20
+    assert kept == read == live
 
 
 def _live(game: str = "skybridge") -> LiveTable:
