@@ -428,9 +428,11 @@ class Search:
         for table in self.steady_tables(steady):
             start = merge(start, table)
         # The parts that fewer guesses force differently first: the guesses share the
-        # programme's states up to the first part they force differently.
+        # programme's states up to the first part they force differently. (Counting
+        # costs guesses x parts: not for the hundreds of guesses of a city of harbors.)
         masks = {id(p): sum(1 << i for i in p) for p in varying}
-        varying.sort(key=lambda p: len({f & masks[id(p)] for f, _ in guesses}))
+        if len(guesses) * len(varying) <= 4096:
+            varying.sort(key=lambda p: len({f & masks[id(p)] for f, _ in guesses}))
         tables: dict[tuple[int, int], Table] = {}
         prefixes: dict[tuple[int, ...], Table] = {(): start}
 
