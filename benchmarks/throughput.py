@@ -18,6 +18,9 @@ With ``--postgres``, the same on a PostgreSQL server started by ``pgserver`` (fs
 synchronous_commit on); the floor is a pool of 10 connections (the store's pool size),
 each committing those bytes one transaction after another, all at once.
 
+The collector is tuned as the bot tunes it once booted (``bot/gc_tuning.py``), unless
+``--default-gc``.
+
 - writes_per_transaction: how many writes (saves, outbox claims and marks) the group
   commit put in each transaction.
 """
@@ -47,6 +50,11 @@ try:  # the group commit, absent from an older checkout (--repo)
 except ImportError:
     pg_group = sqlite_save = None  # type: ignore[assignment]
 from engine.core import Rng
+
+try:  # absent from an older checkout (--repo)
+    from bot.gc_tuning import settle_after_start
+except ImportError:
+    settle_after_start = None  # type: ignore[assignment]
 
 
 async def new_table(service: TableService, game: str, players: list[Actor]) -> int:
@@ -144,6 +152,8 @@ async def main() -> None:
     parser.add_argument("--game", default="ginkgopolis")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="CPython's collector, not tuned as the bot tunes it")
     args = parser.parse_args()
     sizes: list[int] = []
     # Count what the group commit put in each transaction (absent in an older checkout).
@@ -191,6 +201,8 @@ async def main() -> None:
             players = [Actor(f"t{i}p{s}", f"P{s}") for s in range(args.seats)]
             tables.append((players, await new_table(service, args.game, players),
                            Rng.from_seed(i)))
+        if not args.default_gc and settle_after_start is not None:
+            settle_after_start()  # as the bot does once booted (bot/gc_tuning.py)
         sizes.clear()
         rates, raws, ratios, cpus = [], [], [], []
         for _ in range(args.rounds):

@@ -171,6 +171,7 @@ class Filler:
         states: dict[StateKey, tuple[Game[Any], Any] | None] = {}
         facts: dict[int, dict[str, Any] | None] = {}
         out: list[Notification] = []
+        made_live: dict[int, tuple[LiveTable, int]] = {}
         for n in notes:
             if not n.fill:
                 out.append(n)
@@ -186,12 +187,15 @@ class Filler:
                 n = n.evolve(game=told["game"], locale=told["locale"])
             parts = tuple(p for p in n.fill if p != TABLE)
             if parts:
-                context.update(await self._made(n, parts, states))
+                context.update(await self._made(n, parts, states, made_live))
             out.append(n.evolve(context=context, fill=()))
+        for live, version in made_live.values():
+            live.made_version = version
         return out
 
     async def _made(self, n: Notification, parts: tuple[str, ...],
-                    states: dict[StateKey, tuple[Game[Any], Any] | None]) -> dict[str, Any]:
+                    states: dict[StateKey, tuple[Game[Any], Any] | None],
+                    made_live: dict[int, tuple[LiveTable, int]]) -> dict[str, Any]:
         key = (n.table_id, n.version, n.seat, parts)
         made = self._memo.get(key)
         if made is not None:
@@ -202,6 +206,7 @@ class Filler:
             # Made at once, with no await between: the table's next action changes this
             # state in place.
             made = made_parts(live.game, live.state, n.seat, parts, live)
+            made_live[n.table_id] = (live, n.version)
             return self._kept(key, made)
         where = (n.table_id, n.version)
         if where not in states:

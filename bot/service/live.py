@@ -27,6 +27,9 @@ class LiveTable:
     # prompt and the message that shows the same moves.
     menus: dict[int, list[Any]] = field(default_factory=dict)
     menus_version: int = -1
+    # The version whose messages the delivery made from ``state`` (a whole batch of
+    # them): no copy of that state need be kept for them when the next action changes it.
+    made_version: int = -1
 
     def state_at(self, version: int) -> Any:
         """The engine state when it is the state of ``version``, else None."""

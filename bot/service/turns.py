@@ -113,7 +113,7 @@ class TurnVerbs(Queries):
         before = decision_keys(game, state)
         round_before = self._round(live)
         action_note = compose.action_note(live, seat, action)
-        if self.delivery.busy(live.id):
+        if self.delivery.busy(live.id) and live.made_version != old.version:
             # Messages of this version may not be made yet: they are made from a copy
             # (``fill.RecentStates``), since the state is about to change in place.
             self._recent.remember(live.id, old.version, copy_of(game, state))

@@ -8,6 +8,7 @@ state an action is being applied to (in place, before its commit) is never used.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,52 @@ def test_a_seats_menu_is_made_once_per_version_and_never_outlives_it() -> None:
     live.record.version = 6
     fresh = options_at(live, waiting)
     assert fresh is not menu and fresh == options_of(live.game, live.state, waiting)
+
+
+async def test_no_copy_is_kept_of_a_state_whose_messages_are_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The transport is still sending (the table's delivery is busy) but the messages
+    of the version were made already: the next action keeps no copy of the state."""
+    copied: list[int] = []
+    real = fill.copy_of
+
+    def counted(engine: Any, state: Any) -> Any:
+        copied.append(1)
+        return real(engine, state)
+
+    monkeypatch.setattr(turns, "copy_of", counted)
+    async with task_world(tmp_path / "db.sqlite3", FakeClock()) as (_, service, notifier):
+        gate = asyncio.Event()
+        deliver = notifier.deliver
+        made = asyncio.Event()
+
+        async def slow(notes: Any) -> Any:
+            made.set()  # the parts were made before the transport is called
+            await gate.wait()
+            return await deliver(notes)
+
+        notifier.deliver = slow  # type: ignore[method-assign]
+        info = await service.create(HOST, "skybridge", settings=TableSettings(seat_order="join"),
+                                    seed=3, channel_id="c1")
+        await service.join(info.id, PLAYERS[1])
+        gate.set()
+        await service.start(info.id, HOST)
+        await service.delivery.idle()
+        gate.clear()
+        for step in range(2):
+            now = await service.info(info.id)
+            seat = min(now.waiting)
+            prompt = await service.prompt(info.id, PLAYERS[seat])
+            made.clear()
+            await service.act(info.id, PLAYERS[seat], prompt.options[0].json,
+                              version=prompt.version)
+            if step == 0:
+                # The first action's messages are made; the transport holds them.
+                await made.wait()
+                assert service.delivery.busy(info.id)
+        # The second action changed the state in place while its delivery was busy, and
+        # kept no copy: the first action's messages were made already.
+        assert not copied
+        gate.set()
+        await service.delivery.idle()
+        await service.close()
