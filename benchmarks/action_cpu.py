@@ -14,7 +14,12 @@ actions warm the caches up and are not counted. Per action:
 - cpu_sqlite: the SQLite connection's thread (the save's transaction, the marks);
 - cpu_user_sqlite/cpu_sys_sqlite: that thread's user and kernel time (the kernel's is
   mostly the journal's sync);
-- cpu_total, wall: the process's CPU and the wall time.
+- cpu_total, wall: the process's CPU and the wall time;
+- engine_floor: the engine's own share of the same action (``engine_floor``: the move
+  applied, the views of the table and of the seats that decide next, their moves spelled
+  out), run on a mirror of the table's state right after each action, on the event
+  loop's thread, and taken out of cpu_main and cpu_total. What a service does beyond it
+  is cpu_total minus engine_floor.
 
 With ``--compare``, child processes run this checkout and ``OLD_CHECKOUT`` turn about,
 ``--runs`` times each, and the medians of both are printed side by side (the old
@@ -34,6 +39,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = Path(os.environ.get("URBANIST_BENCH_ROOT", HERE.parent))
@@ -67,6 +73,7 @@ async def measure(actions: int, game: str, seats: int) -> dict[str, float]:
         players = [Actor(f"u{i}", f"P{i}") for i in range(seats)]
         rng = Rng.from_seed(1)
         done = 0
+        floor_cpu = 0.0
         start: dict[str, float] = {}
         ticks: dict[str, tuple[threading.Thread, tuple[int, int]]] = {}
         clocks: dict[str, tuple[int, float]] = {}
@@ -77,6 +84,10 @@ async def measure(actions: int, game: str, seats: int) -> dict[str, float]:
                 await service.join(info.id, player)
             await service.start(info.id, players[0])
             await service.delivery.idle()
+            live = service._cache.peek(info.id)
+            assert live is not None
+            engine, mirror = live.game, live.game.state_from_json(
+                live.game.state_to_json(live.state))
             while done < actions + WARM_UP:
                 current = await service.info(info.id)
                 if current.status != "running":
@@ -93,13 +104,20 @@ async def measure(actions: int, game: str, seats: int) -> dict[str, float]:
                 option = prompt.options[rng.randbelow(len(prompt.options))]
                 await service.act(info.id, players[seat], option.json, version=prompt.version)
                 await service.delivery.idle()
+                floor = time.thread_time()
+                engine_floor(engine, mirror, seat, option.json)
+                if done >= WARM_UP:
+                    floor_cpu += time.thread_time() - floor
                 done += 1
         figures = {"cpu_total": (time.process_time() - start["cpu"]) / actions,
                    "wall": (time.perf_counter() - start["wall"]) / actions}
+        figures["cpu_total"] -= floor_cpu / actions
         for name, (clock, before) in clocks.items():
             key = "main" if name == "MainThread" else "sqlite" if "connection" in name else ""
             if key:
-                figures[f"cpu_{key}"] = (time.clock_gettime(clock) - before) / actions
+                spent = time.clock_gettime(clock) - before
+                figures[f"cpu_{key}"] = (spent - (floor_cpu if key == "main" else 0)) / actions
+        figures["engine_floor"] = floor_cpu / actions
         for name, (thread, (user, system)) in ticks.items():
             if "connection" in name:
                 now_user, now_system = thread_ticks(thread)
@@ -108,6 +126,20 @@ async def measure(actions: int, game: str, seats: int) -> dict[str, float]:
                 figures["cpu_sys_sqlite"] = (now_system - system) / tick / actions
         await store.close()
     return {k: v * 1000 for k, v in figures.items()}
+
+
+def engine_floor(game: Any, state: Any, seat: int, action: Any) -> None:
+    """The engine's own share of one action, as any service would need it, on a mirror
+    of the table's state: the move applied, who decides next, the public view and the
+    view of each seat that decides, and those seats' moves spelled out (text, JSON)."""
+    game.apply(state, seat, game.action_from_json(action))
+    game.outcome(state)
+    game.view(state, None)
+    for waiting in game.pending(state).waiting:
+        game.view(state, waiting)
+        for move in game.legal_actions(state, waiting):
+            move.text()
+            move.to_json()
 
 
 def child(root: Path, args: argparse.Namespace) -> dict[str, float]:
