@@ -16,7 +16,7 @@ from the state at that version:
   log replayed from the seed (after a restart, or a long outage of the transport). The
   engine is deterministic, so the replay gives the very state the commit saw.
 
-A notification held back (a round's news) and offered again is made once: the made
+A notification held back (a round's news: ``defer``) and offered again is made once: the made
 parts are kept in a small LRU by (table, version, seat, parts).
 """
 
@@ -42,6 +42,8 @@ TABLE_KEYS = ("names", "status", "host_id")
 StateKey = tuple[int, int]
 Loader = Callable[[int, int], Awaitable[tuple[Game[Any], Any] | None]]
 FactsLoader = Callable[[int], Awaitable[dict[str, Any] | None]]
+# A message's made parts: (table, version, seat, parts).
+MadeKey = tuple[int, int, int | None, tuple[str, ...]]
 # The live table when its state in memory is the state of that version (no parse).
 Current = Callable[[int, int], LiveTable | None]
 
@@ -49,10 +51,12 @@ Current = Callable[[int, int], LiveTable | None]
 class RecentStates:
     """Copies of the states of the last versions of the busiest tables, by (table,
     version), taken before an action changed the live state while messages of its
-    version may still be unmade. Bounded both ways; a miss is read back from the
-    database (``Filler``). Nothing changes a state once it is here."""
+    version may still be unmade; dropped once they are made (``made``). Bounded both
+    ways, small: a state is thousands of objects the garbage collector walks, and a
+    delivery runs moments after its action; a miss is read back from the database
+    (``Filler``). Nothing changes a state once it is here."""
 
-    def __init__(self, tables: int = 256, versions: int = 32) -> None:
+    def __init__(self, tables: int = 64, versions: int = 4) -> None:
         self.tables = tables
         self.versions = versions
         self._items: OrderedDict[int, OrderedDict[int, Any]] = OrderedDict()
@@ -74,8 +78,18 @@ class RecentStates:
         versions = self._items.get(table_id)
         return None if versions is None else versions.get(version)
 
-    def forget(self, table_id: int) -> None:
-        self._items.pop(table_id, None)
+    def made(self, table_id: int, version: int) -> None:
+        """The table's messages up to ``version`` are made: their states are not needed."""
+        versions = self._items.get(table_id)
+        if versions is None:
+            return
+        for old in [v for v in versions if v <= version]:
+            del versions[old]
+        if not versions:
+            del self._items[table_id]
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._items.values())
 
 
 def copy_of(game: Game[Any], state: Any) -> Any:
@@ -164,14 +178,15 @@ class Filler:
         self.load = load
         self.facts = facts
         self.memo_size = memo
-        self._memo: OrderedDict[tuple[int, int, int | None, tuple[str, ...]],
-                                dict[str, Any]] = OrderedDict()
+        self._memo: OrderedDict[MadeKey, dict[str, Any]] = OrderedDict()
 
     async def __call__(self, notes: Sequence[Notification]) -> list[Notification]:
         states: dict[StateKey, tuple[Game[Any], Any] | None] = {}
         facts: dict[int, dict[str, Any] | None] = {}
         out: list[Notification] = []
         made_live: dict[int, tuple[LiveTable, int]] = {}
+        made_up_to: dict[int, int] = {}
+        batch: dict[MadeKey, dict[str, Any]] = {}
         for n in notes:
             if not n.fill:
                 out.append(n)
@@ -187,19 +202,26 @@ class Filler:
                 n = n.evolve(game=told["game"], locale=told["locale"])
             parts = tuple(p for p in n.fill if p != TABLE)
             if parts:
-                context.update(await self._made(n, parts, states, made_live))
+                context.update(await self._made(n, parts, states, made_live, batch))
+                made_up_to[n.table_id] = max(n.version, made_up_to.get(n.table_id, -1))
             out.append(n.evolve(context=context, fill=()))
         for live, version in made_live.values():
             live.made_version = version
+        for table_id, version in made_up_to.items():
+            self.recent.made(table_id, version)
         return out
 
     async def _made(self, n: Notification, parts: tuple[str, ...],
                     states: dict[StateKey, tuple[Game[Any], Any] | None],
-                    made_live: dict[int, tuple[LiveTable, int]]) -> dict[str, Any]:
+                    made_live: dict[int, tuple[LiveTable, int]],
+                    batch: dict[MadeKey, dict[str, Any]]) -> dict[str, Any]:
         key = (n.table_id, n.version, n.seat, parts)
-        made = self._memo.get(key)
+        made = batch.get(key)
+        if made is None and n.defer:
+            made = self._memo.get(key)
+            if made is not None:
+                self._memo.move_to_end(key)
         if made is not None:
-            self._memo.move_to_end(key)
             return made
         live = self.current(n.table_id, n.version) if self.current is not None else None
         if live is not None:
@@ -207,22 +229,28 @@ class Filler:
             # state in place.
             made = made_parts(live.game, live.state, n.seat, parts, live)
             made_live[n.table_id] = (live, n.version)
-            return self._kept(key, made)
-        where = (n.table_id, n.version)
-        if where not in states:
-            states[where] = await self._state(n)
-        found = states[where]
-        if found is None:
-            raise LookupError(f"table {n.table_id} has no state at v{n.version}")
-        game, state = found
-        return self._kept(key, made_parts(game, state, n.seat, parts))
+        else:
+            where = (n.table_id, n.version)
+            if where not in states:
+                states[where] = await self._state(n)
+            found = states[where]
+            if found is None:
+                raise LookupError(f"table {n.table_id} has no state at v{n.version}")
+            game, state = found
+            made = made_parts(game, state, n.seat, parts)
+        batch[key] = made
+        if n.defer:
+            self._kept(key, made)
+        return made
 
-    def _kept(self, key: tuple[int, int, int | None, tuple[str, ...]],
-              made: dict[str, Any]) -> dict[str, Any]:
+    def _kept(self, key: MadeKey, made: dict[str, Any]) -> None:
+        # Only what a transport may hold and offered again (``defer``: a round's news)
+        # is kept past its batch: every view kept is many objects that live on, and a
+        # young generation of them, old ones freed as new ones come, grows past the
+        # collector's threshold unnoticed (40 ms collections).
         self._memo[key] = made
         while len(self._memo) > self.memo_size:
             self._memo.popitem(last=False)
-        return made
 
     async def _state(self, note: Notification) -> tuple[Game[Any], Any] | None:
         state = self.recent.get(note.table_id, note.version)

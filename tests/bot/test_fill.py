@@ -16,7 +16,7 @@ from conftest import HOST, PLAYERS
 
 from bot.clock import FakeClock
 from bot.service import MemoryNotifier, Notification, TableService, TableSettings
-from bot.service.fill import RecentStates
+from bot.service.fill import Filler, RecentStates
 from bot.service.notifications import Delivery, FileSpec, Retry
 from bot.store import SqliteStore, Store
 from engine.core import Rng, get_game
@@ -171,6 +171,53 @@ def test_recent_states_stay_within_their_bounds() -> None:
     recent.remember(2, 1, "t1")
     recent.remember(3, 1, "u1")  # a third table pushes out the least recent
     assert recent.get(1, 5) is None and recent.get(2, 1) == "t1" and recent.get(3, 1) == "u1"
+
+
+def test_recent_states_go_once_their_messages_are_made() -> None:
+    recent = RecentStates()
+    for version in (3, 4, 5):
+        recent.remember(1, version, f"s{version}")
+    recent.made(1, 4)
+    assert (recent.get(1, 3), recent.get(1, 4), recent.get(1, 5)) == (None, None, "s5")
+    assert len(recent) == 1
+    recent.made(1, 5)
+    assert len(recent) == 0
+
+
+class CountedViews:
+    """A game whose views are counted (the Filler's only use of it here)."""
+
+    def __init__(self) -> None:
+        self.views = 0
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        self.views += 1
+        return {"seat": seat, "state": state}
+
+
+async def test_only_news_a_transport_may_hold_is_kept_past_its_batch() -> None:
+    """A round's news (``defer``), held and offered again, is made once; any other
+    message's parts are made per batch and not kept (kept views pile up young objects
+    that the collector then walks all at once)."""
+    game = CountedViews()
+
+    async def load(table_id: int, version: int) -> tuple[Any, Any]:
+        return game, f"state {version}"
+
+    async def facts(table_id: int) -> dict[str, Any]:
+        return {}
+
+    filler = Filler(RecentStates(), lambda name: game, load, facts)  # type: ignore[arg-type]
+    news = note_with({}, fill=("view",), defer=True)
+    prompt = note_with({}, fill=("view",), template="your_turn", seat=2)
+    made = await filler([news, prompt, prompt])  # the same parts twice: made once
+    assert game.views == 2
+    assert made[0].context["view"] == {"seat": 1, "state": "state 9"}
+    assert made[2].context["view"] == {"seat": 2, "state": "state 9"}
+    await filler([news])
+    assert game.views == 2  # offered again: kept
+    await filler([prompt])
+    assert game.views == 3  # not kept past its batch
 
 
 def note_with(context: dict[str, Any], **fields: Any) -> Notification:

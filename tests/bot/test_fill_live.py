@@ -25,6 +25,7 @@ from bot.store.records import TableRecord
 from engine.core.registry import get_game
 
 GAMES = ["ginkgopolis", "quadropolis", "neotopia", "skybridge"]
+recent_left: list[int] = []  # the states kept by the last game ``offered`` played
 
 
 def spy_on_current(filler: Filler) -> list[bool]:
@@ -79,6 +80,7 @@ async def offered(db: Path, game: str, *, live_states: bool,
         if not copies:
             service._recent.remember = lambda table_id, version, state: None  # type: ignore
         await play(service, game, actions=40, seed=11)
+        recent_left[:] = [len(service._recent)]
         await service.close()
     # The table's facts (``TABLE_KEYS``) are read as they are when a message goes out,
     # which depends on when the delivery task ran; all else is of the message's version.
@@ -112,6 +114,7 @@ async def test_messages_made_from_a_kept_copy_or_read_back_read_the_same(
     monkeypatch.setattr(turns, "copy_of", counted)
     kept, _ = await offered(tmp_path / "kept.sqlite3", game, live_states=False)
     assert copied  # the delivery lagged: states were copied before changing in place
+    assert recent_left == [0]  # and none was kept once its messages were made
     read, _ = await offered(tmp_path / "read.sqlite3", game, live_states=False, copies=False)
     live, _ = await offered(tmp_path / "live.sqlite3", game, live_states=True)
     assert len(kept) > 20
@@ -200,3 +203,4 @@ async def test_no_copy_is_kept_of_a_state_whose_messages_are_made(
         gate.set()
         await service.delivery.idle()
         await service.close()
+
