@@ -31,10 +31,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from random_play import random_moves
+
 from bot.gc_tuning import settle_after_start
-from bot.service import Actor, Notification, TableService, TableSettings, fill, turns
+from bot.service import Actor, Notification, TableService, fill, turns
 from bot.store import SqliteStore
 from engine.core import Rng, get_game
 
@@ -80,24 +83,13 @@ async def play(game: str, actions: int, tuned: bool, spent: Spent
         if tuned:
             settle_after_start()
         players = [Actor(f"u{i}", f"P{i}") for i in range(4)]
-        rng = Rng.from_seed(1)
-        while len(acts) < actions:
-            info = await service.create(players[0], game,
-                                        settings=TableSettings(seat_order="join"))
-            for player in players[1:]:
-                await service.join(info.id, player)
-            await service.start(info.id, players[0])
-            while len(acts) < actions:
-                current = await service.info(info.id)
-                if current.status != "running":
-                    break
-                seat = min(current.waiting)
-                prompt = await service.prompt(info.id, players[seat])
-                option = prompt.options[rng.randbelow(len(prompt.options))]
-                spent.by_label.clear()
-                start = time.perf_counter()
-                await service.act(info.id, players[seat], option.json, version=prompt.version)
-                acts.append((time.perf_counter() - start, dict(spent.by_label)))
+        async for move in random_moves(service, game, players, Rng.from_seed(1)):
+            spent.by_label.clear()
+            start = time.perf_counter()
+            await service.act(move.table, move.actor, move.json, version=move.version)
+            acts.append((time.perf_counter() - start, dict(spent.by_label)))
+            if len(acts) == actions:
+                break
         await service.delivery.idle()
         await service.close()
         await store.close()

@@ -22,12 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 async def child(game: str, actions: int, tuned: bool) -> dict[str, float]:
+    from random_play import random_moves
+
     from bot.gc_tuning import settle_after_start
-    from bot.service import Actor, MemoryNotifier, TableService, TableSettings
+    from bot.service import Actor, MemoryNotifier, TableService
     from bot.store import SqliteStore
     from engine.core import Rng
 
@@ -42,24 +45,14 @@ async def child(game: str, actions: int, tuned: bool) -> dict[str, float]:
         rng = Rng.from_seed(1)
         walls: list[float] = []
         cpus: list[float] = []
-        while len(walls) < actions:
-            info = await service.create(players[0], game,
-                                        settings=TableSettings(seat_order="join"))
-            for p in players[1:]:
-                await service.join(info.id, p)
-            await service.start(info.id, players[0])
-            while len(walls) < actions:
-                current = await service.info(info.id)
-                if current.status != "running":
-                    break
-                seat = min(current.waiting)
-                prompt = await service.prompt(info.id, players[seat])
-                option = prompt.options[rng.randbelow(len(prompt.options))]
-                wall, cpu = time.perf_counter(), time.thread_time()
-                await service.act(info.id, players[seat], option.json, version=prompt.version)
-                walls.append(time.perf_counter() - wall)
-                cpus.append(time.thread_time() - cpu)
-                notifier.notes.clear()
+        async for move in random_moves(service, game, players, rng):
+            wall, cpu = time.perf_counter(), time.thread_time()
+            await service.act(move.table, move.actor, move.json, version=move.version)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.thread_time() - cpu)
+            notifier.notes.clear()
+            if len(walls) == actions:
+                break
         await service.delivery.idle()
         await store.close()
     walls.sort()

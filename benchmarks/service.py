@@ -72,10 +72,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from random_play import random_moves
 
 from bot.gc_tuning import settle_after_start
 from bot.service import Actor, Notification, TableService, TableSettings
@@ -246,32 +248,23 @@ async def action_latency(tmp: Path, game: str, seats: int, count: int, *,
     rng = Rng.from_seed(1)
     timed = Timed()
     loop_start = time.process_time()
-    while len(timed.wall) < count:
-        info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
-        for player in players[1:]:
-            await service.join(info.id, player)
-        await service.start(info.id, players[0])
-        while len(timed.wall) < count:
-            current = await service.info(info.id)
-            if current.status != "running":
-                break
-            seat = min(current.waiting)
-            prompt = await service.prompt(info.id, players[seat])
-            option = prompt.options[rng.randbelow(len(prompt.options))]
-            before = len(saves)
-            wall, cpu = time.perf_counter(), time.process_time()
-            await service.act(info.id, players[seat], option.json, version=prompt.version)
-            timed.wall.append(time.perf_counter() - wall)
-            timed.cpu.append(time.process_time() - cpu)
-            # The player's save (a bot's reply, if any, is another action).
-            spy = time.process_time()
-            written = saves[before].settle()
-            timed.spy_cpu += time.process_time() - spy
-            timed.written.append(written)
-            wall, cpu = time.perf_counter(), time.process_time()
-            await floor.write(written)
-            timed.raw_wall.append(time.perf_counter() - wall)
-            timed.raw_cpu.append(time.process_time() - cpu)
+    async for move in random_moves(service, game, players, rng):
+        before = len(saves)
+        wall, cpu = time.perf_counter(), time.process_time()
+        await service.act(move.table, move.actor, move.json, version=move.version)
+        timed.wall.append(time.perf_counter() - wall)
+        timed.cpu.append(time.process_time() - cpu)
+        # The player's save (a bot's reply, if any, is another action).
+        spy = time.process_time()
+        written = saves[before].settle()
+        timed.spy_cpu += time.process_time() - spy
+        timed.written.append(written)
+        wall, cpu = time.perf_counter(), time.process_time()
+        await floor.write(written)
+        timed.raw_wall.append(time.perf_counter() - wall)
+        timed.raw_cpu.append(time.process_time() - cpu)
+        if len(timed.wall) == count:
+            break
     await service.delivery.idle()
     timed.loop_cpu = (time.process_time() - loop_start - sum(timed.raw_cpu)
                       - timed.spy_cpu)

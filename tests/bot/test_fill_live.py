@@ -28,6 +28,19 @@ GAMES = ["ginkgopolis", "quadropolis", "neotopia", "skybridge"]
 recent_left: list[int] = []  # the states kept by the last game ``offered`` played
 
 
+def count_copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each copy of a state the service keeps before an action changes it in place."""
+    copied: list[int] = []
+    real = fill.copy_of
+
+    def counted(engine: Any, state: Any) -> Any:
+        copied.append(1)
+        return real(engine, state)
+
+    monkeypatch.setattr(turns, "copy_of", counted)
+    return copied
+
+
 def spy_on_current(filler: Filler) -> list[bool]:
     """Each lookup of the live state: whether it was found."""
     found: list[bool] = []
@@ -104,14 +117,7 @@ async def test_messages_made_from_the_live_state_read_as_from_the_snapshot(
 @pytest.mark.parametrize("game", ["ginkgopolis", "neotopia"])
 async def test_messages_made_from_a_kept_copy_or_read_back_read_the_same(
         tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    copied: list[int] = []
-    real = fill.copy_of
-
-    def counted(engine: Any, state: Any) -> Any:
-        copied.append(1)
-        return real(engine, state)
-
-    monkeypatch.setattr(turns, "copy_of", counted)
+    copied = count_copies(monkeypatch)
     kept, _ = await offered(tmp_path / "kept.sqlite3", game, live_states=False)
     assert copied  # the delivery lagged: states were copied before changing in place
     assert recent_left == [0]  # and none was kept once its messages were made
@@ -160,14 +166,7 @@ async def test_no_copy_is_kept_of_a_state_whose_messages_are_made(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The transport is still sending (the table's delivery is busy) but the messages
     of the version were made already: the next action keeps no copy of the state."""
-    copied: list[int] = []
-    real = fill.copy_of
-
-    def counted(engine: Any, state: Any) -> Any:
-        copied.append(1)
-        return real(engine, state)
-
-    monkeypatch.setattr(turns, "copy_of", counted)
+    copied = count_copies(monkeypatch)
     async with task_world(tmp_path / "db.sqlite3", FakeClock()) as (_, service, notifier):
         gate = asyncio.Event()
         deliver = notifier.deliver
