@@ -40,9 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
+from random_play import new_table
 from service import NullNotifier, SqliteFloor, Written, emit, spy_on_saves
 
-from bot.service import Actor, TableService, TableSettings
+from bot.service import Actor, TableService
 from bot.store import SqliteStore, Store, open_store
 
 try:  # the group commit, absent from an older checkout (--repo)
@@ -55,14 +56,6 @@ try:  # absent from an older checkout (--repo)
     from bot.gc_tuning import settle_after_start
 except ImportError:
     settle_after_start = None  # type: ignore[assignment]
-
-
-async def new_table(service: TableService, game: str, players: list[Actor]) -> int:
-    info = await service.create(players[0], game, settings=TableSettings(seat_order="join"))
-    for player in players[1:]:
-        await service.join(info.id, player)
-    await service.start(info.id, players[0])
-    return info.id
 
 
 async def play_table(service: TableService, game: str, players: list[Actor], table: int,
