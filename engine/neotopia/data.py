@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from engine.neotopia.components import (
     BONUS_KINDS,
@@ -35,8 +37,8 @@ from engine.neotopia.datacheck import INVARIANTS, WARNING_INVARIANTS, DataError,
 __all__ = [
     "BONUS_KINDS", "CELL_KINDS", "DATA_DIR", "DEFAULT", "INVARIANTS", "WARNING_INVARIANTS",
     "BonusType", "Card", "Cell", "Colour", "Coord", "DataError", "DataSet", "Manufacture",
-    "ProjectType", "Region", "Tile", "adjacent", "dataset", "largest_group", "load",
-    "resolve", "rotations", "validate",
+    "ProjectType", "Region", "Tile", "adjacent", "dataset", "derived_from", "largest_group",
+    "load", "resolve", "rotations", "validate",
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -86,3 +88,21 @@ def dataset(name: str) -> DataSet:
     """The data set a running table uses: as last loaded (games read it constantly)."""
     data = _LATEST.get(name)
     return data if data is not None else load(name)
+
+
+Derived = TypeVar("Derived")
+
+
+def derived_from(make: Callable[[DataSet], Derived]) -> Callable[[DataSet], Derived]:
+    """``make(data)`` once per data set, kept by the data set's identity (the data set is
+    kept alive beside it, so its id is never another's): a data set edited on disk and
+    loaded again under the same name is a new object, with its own."""
+    made: dict[int, tuple[DataSet, Derived]] = {}
+
+    def get(data: DataSet) -> Derived:
+        found = made.get(id(data))
+        if found is None or found[0] is not data:
+            found = made[id(data)] = (data, make(data))
+        return found[1]
+
+    return get

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.neotopia.data import DataSet
+from engine.neotopia.data import DataSet, derived_from
 from engine.neotopia.patterns import shapes
 
 # Glyphs after a cell's number when no element stands on it.
@@ -192,16 +192,7 @@ class _Derived:
 # Axial coordinates as one int, q * _ROW + r: boards span far less than _ROW / 2 cells.
 _ROW = 1 << 16
 
-# By the data set's identity (kept alive here, so its id is never another's): a data set
-# edited on disk and loaded again under the same name is a new object.
-_DERIVED: dict[int, _Derived] = {}
-
-
-def _derived(data: DataSet) -> _Derived:
-    found = _DERIVED.get(id(data))
-    if found is None or found.data is not data:
-        found = _DERIVED[id(data)] = _Derived(data)
-    return found
+_derived = derived_from(_Derived)
 
 
 def region_boards(data: DataSet, board: Mapping[str, str]) -> dict[str, RegionBoard]:

@@ -132,7 +132,7 @@ import math
 from typing import Any
 
 from engine.neotopia import textview
-from engine.neotopia.data import DataSet
+from engine.neotopia.data import DataSet, derived_from
 from engine.neotopia.legal import legal_actions
 from engine.neotopia.scoring import outcome, pad
 from engine.neotopia.state import NeotopiaState
@@ -182,15 +182,7 @@ class _Static:
                 "drawing": list(made["drawing"])}
 
 
-# By the data set's identity (kept alive here, so its id is never another's).
-_STATIC: dict[int, _Static] = {}
-
-
-def _static(data: DataSet) -> _Static:
-    found = _STATIC.get(id(data))
-    if found is None or found.data is not data:
-        found = _STATIC[id(data)] = _Static(data)
-    return found
+_static = derived_from(_Static)
 
 
 def _card_json(data: DataSet, card_id: str) -> dict[str, Any]:
