@@ -16,8 +16,8 @@ from the state at that version:
   log replayed from the seed (after a restart, or a long outage of the transport). The
   engine is deterministic, so the replay gives the very state the commit saw.
 
-A notification held back (a round's news: ``defer``) and offered again is made once: the made
-parts are kept in a small LRU by (table, version, seat, parts).
+A notification held back (a round's news: ``defer``) and offered again is made once: its
+made parts are kept in a small LRU by (table, version, seat, parts).
 """
 
 from __future__ import annotations
