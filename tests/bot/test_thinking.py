@@ -141,9 +141,12 @@ async def test_the_sweep_resumes_a_bot_turn_left_unplayed(
     first = TableService(store, notifier, clock=clock, thinker=threads())
     table = await table_of(first, "fakethink", humans=1, bots=1)
     assert await seen(1) == [(1, 0)]
-    await first.close()  # the process stops while its bot thinks
-    assert await store.bot_turn_tables() == [table]
+    # The process stops while its bot thinks: its move is cancelled before the loop
+    # could take it (the gate opened in the same step, so that stopping the thread
+    # need not wait for the gate's timeout).
     thinkgame.GATE.set()
+    await first.close()
+    assert await store.bot_turn_tables() == [table]
     second = TableService(store, notifier, clock=clock, thinker=threads())
     await second.sweep()
     await second.settle(table)
