@@ -6,9 +6,10 @@ exact inverses, which the conformance test checks at every step.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.core.jsoncopy import json_copy
 
 Cell = tuple[int, int]
 
@@ -251,22 +252,3 @@ class State:
             draft_round=d["draft_round"],
             character_box=list(d["character_box"]),
         )
-
-
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def json_copy(value: Any) -> Any:
-    """``copy.deepcopy`` of the state's JSON values (the queue, the decision, the picks
-    revealed), fast for what they hold: dicts, lists, strings, numbers. They are copied
-    for every save, every state read back and every view (issue 25); anything else goes
-    to ``deepcopy``. Every op and decision is a dict of its own, sharing no list or dict
-    with another, so nothing is lost by not keeping deepcopy's memo of what was copied."""
-    kind = type(value)
-    if kind is list:
-        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
-    if kind is dict:
-        return {k: v if type(v) in _ATOMS else json_copy(v) for k, v in value.items()}
-    if kind in _ATOMS:
-        return value
-    return copy.deepcopy(value)

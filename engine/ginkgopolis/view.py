@@ -13,10 +13,11 @@ import copy
 from operator import itemgetter
 from typing import Any
 
+from engine.core.jsoncopy import json_copy
 from engine.core.rng import Rng
 from engine.ginkgopolis.cards import TILE_NUMBERS, is_urbanization
 from engine.ginkgopolis.legal import legal_actions, pending
-from engine.ginkgopolis.state import HAL_COLOR, PLAYER_COLORS, State, json_copy
+from engine.ginkgopolis.state import HAL_COLOR, PLAYER_COLORS, State
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:

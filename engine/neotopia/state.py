@@ -6,11 +6,11 @@ and ``data`` loads it, cached, so a saved game stays small and replays exactly.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from engine.core.jsoncopy import json_copy
 from engine.neotopia.data import DataSet, dataset
 
 # What a seat is deciding now (template keys of ``Pending``).
@@ -85,7 +85,7 @@ class NeotopiaState:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {name: _copied(getattr(self, name)) for name in _FIELDS}
+        return {name: json_copy(getattr(self, name)) for name in _FIELDS}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> NeotopiaState:
@@ -93,7 +93,7 @@ class NeotopiaState:
         unknown = set(data) - names
         if unknown:
             raise ValueError(f"unknown state keys: {sorted(unknown)}")
-        values = {k: _copied(v) for k, v in data.items()}
+        values = {k: json_copy(v) for k, v in data.items()}
         # JSON object keys are strings already; ints stay ints through json.
         return cls(**values)
 
@@ -102,19 +102,3 @@ class NeotopiaState:
 
 
 _FIELDS = tuple(f.name for f in fields(NeotopiaState))
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def _copied(value: Any) -> Any:
-    """``copy.deepcopy`` of a state's value, fast for what a state holds (dicts, lists,
-    strings, numbers; copied for every save and every view read back: issue 25); anything
-    else goes to ``deepcopy``. A state shares no list or dict between two places, so
-    nothing is lost by not keeping deepcopy's memo of what was already copied."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in _ATOMS else _copied(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in _ATOMS else _copied(v) for v in value]
-    if kind in _ATOMS:
-        return value
-    return copy.deepcopy(value)

@@ -6,11 +6,11 @@ construction site and in a city (4x4 classic, 4x5 expert).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
+from engine.core.jsoncopy import json_copy
 from engine.quadropolis.tiles import BOARDS, TABLES, TILES, CityBoard, Tables, Tile, rounds
 
 SITE = 5
@@ -186,22 +186,3 @@ class State:
             discards=list(self.discards),
             last=json_copy(self.last),
         )
-
-
-_ATOMS: Final = frozenset({str, int, float, bool, type(None)})
-
-
-def json_copy(value: Any) -> Any:
-    """``copy.deepcopy`` of a JSON value (the last move: a dict holding the action's
-    dict), fast for what it holds: dicts, lists, strings, numbers; anything else goes to
-    ``deepcopy``. Copied for every save, every state read back, every copy and every
-    view (issue 25). As ``engine/ginkgopolis/state.py``'s, kept apart so that the two
-    engines stay independent."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in _ATOMS else json_copy(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
-    if kind in _ATOMS:
-        return value
-    return copy.deepcopy(value)

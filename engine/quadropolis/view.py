@@ -124,12 +124,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.jsoncopy import json_copy
 from engine.core.rng import Rng
 from engine.quadropolis.actions import SIDE_NAMES
 from engine.quadropolis.final import allocations, ranks
 from engine.quadropolis.legal import legal_actions
 from engine.quadropolis.rules import legal_placements, slot_target, takes_nothing
-from engine.quadropolis.state import State, json_copy
+from engine.quadropolis.state import State
 from engine.quadropolis.tiles import face
 
 

@@ -1,7 +1,7 @@
 """What a caller does with a view, a state's JSON or a state's copy stays with it.
 
 Views and the state's JSON are made without ``copy.deepcopy`` (issue 25): the queue, the
-decision and the picks revealed are copied by ``state.json_copy``, the board entries
+decision and the picks revealed are copied by ``json_copy`` (engine/core), the board entries
 built from plain reads. Here random games are played and, at every step, each view and
 each JSON handed out is vandalised all the way down (every list and dict changed): no
 later view, JSON or state may show it, and a state read from a JSON, or copied, shares
@@ -11,11 +11,9 @@ comparison with the engine before this work is ``benchmarks/ginkgopolis_equivale
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import Rng
 from engine.ginkgopolis import GAME
-from engine.ginkgopolis.state import State, json_copy
+from engine.ginkgopolis.state import State
 from tests.engine.vandal import assert_handed_out_stays_out, dumped, vandalise
 
 
@@ -59,14 +57,3 @@ def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
             GAME.apply(st, seat, legal[rng.randbelow(len(legal))])
     # The JSON-valued fields were met filled, so their copies were put to the test.
     assert all(seen.values()), seen
-
-
-def test_json_copy_is_a_deep_copy_that_keeps_order_and_types() -> None:
-    value: Any = {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
-    copied = json_copy(value)
-    assert copied == value
-    assert dumped(copied) == dumped(value)
-    assert list(copied["a"]) == ["z", "y"]
-    assert copied["a"]["y"] == (1, [2]) and copied["a"]["y"][1] is not value["a"]["y"][1]
-    vandalise(copied)
-    assert value == {"b": [1, 2.5, None, True, {"c": ["x", [3]]}], "a": {"z": 1, "y": (1, [2])}}
