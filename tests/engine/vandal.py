@@ -29,6 +29,17 @@ def dumped(value: Any) -> str:
     return json.dumps(value)  # key order kept: it is part of what is compared
 
 
+def handed_out(game: Any, st: Any) -> tuple[dict[Any, str], str]:
+    """``st``'s views (the table's, seats 0 and 1) and JSON as they are now; then each is
+    handed out again and vandalised, for the checks after to see whether it was shared."""
+    state_json = dumped(game.state_to_json(st))
+    views = {seat: dumped(game.view(st, seat)) for seat in (None, 0, 1)}
+    for seat in views:
+        vandalise(game.view(st, seat))
+    vandalise(game.state_to_json(st))
+    return views, state_json
+
+
 def assert_handed_out_stays_out(game: Any, st: Any, views: dict[Any, str], state_json: str,
                                 vandalise_state: Callable[[Any], None]) -> None:
     """A state's JSON handed out, and a state read back from it, share nothing with

@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.core import Rng
 from engine.ginkgopolis import GAME
 from engine.ginkgopolis.state import State
-from tests.engine.vandal import assert_handed_out_stays_out, dumped, vandalise
+from tests.engine.vandal import assert_handed_out_stays_out, handed_out, vandalise
 
 
 def vandalise_state(st: State) -> None:
@@ -41,12 +41,7 @@ def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
             seen["token"] += bool(st.decision and st.decision["kind"] == "token")
             seen["revealed"] += bool(st.revealed)
             seen["queue"] += bool(st.queue)
-            state_json = dumped(GAME.state_to_json(st))
-            views = {seat: dumped(GAME.view(st, seat)) for seat in (None, 0, 1)}
-
-            for seat in views:
-                vandalise(GAME.view(st, seat))
-            vandalise(GAME.state_to_json(st))
+            views, state_json = handed_out(GAME, st)
             copied = st.copy()
             assert copied == st  # every field of every player and building, not only JSON
             vandalise_state(copied)

@@ -16,7 +16,7 @@ from engine.core import Rng
 from engine.quadropolis import GAME
 from engine.quadropolis.state import State
 from engine.quadropolis.tiles import TILES, face
-from tests.engine.vandal import assert_handed_out_stays_out, dumped, vandalise
+from tests.engine.vandal import assert_handed_out_stays_out, dumped, handed_out, vandalise
 
 
 def vandalise_state(st: State) -> None:
@@ -49,12 +49,7 @@ def test_vandalising_what_was_handed_out_changes_nothing_later() -> None:
             seen["taken"] += st.taken is not None
             seen["stacked"] += any(len(s) > 1 for p in st.players for r in p.city for s in r)
             seen["pool"] += bool(st.pool)
-            state_json = dumped(GAME.state_to_json(st))
-            views = {seat: dumped(GAME.view(st, seat)) for seat in (None, 0, 1)}
-
-            for seat in views:
-                vandalise(GAME.view(st, seat))
-            vandalise(GAME.state_to_json(st))
+            views, state_json = handed_out(GAME, st)
             copied = st.copy()
             # Every field of every player, not only what the JSON shows (types included:
             # the urbanist a tuple, the pool sorted by number).
